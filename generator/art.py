@@ -1,0 +1,87 @@
+"""Art files: raster images (PNG/JPEG) and SVG, opened safely.
+
+Pillow's decompression-bomb guard is kept and made an error. SVG may be a Jinja template
+(to recolour art per item); it may not reference other files, entities or URLs.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+import warnings
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image
+
+from generator.errors import ContentError
+from generator.yamlload import read_text
+from generator import templating
+
+RASTER = {".png", ".jpg", ".jpeg"}
+_EXTERNAL = re.compile(r"""(?:href|src)\s*=\s*["'](?!#)([^"']*)["']|<!ENTITY|<!DOCTYPE[^>]*\[|url\(\s*['"]?(?!#)""",
+                       re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Raster:
+    path: Path
+    width_px: int
+    height_px: int
+
+
+@lru_cache(maxsize=256)
+def open_raster(path: Path) -> Raster:
+    if path.suffix.lower() not in RASTER:
+        raise ContentError(f"'{path.name}' is not PNG or JPEG", path, code="bad-art",
+                           hint="use .png or .jpg, or an svg box for .svg")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(path) as img:
+                img.load()  # decodes everything: truncated files fail here, not mid-render
+                return Raster(path, img.width, img.height)
+    except FileNotFoundError:
+        raise ContentError("art file not found", path, code="missing-art") from None
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise ContentError(f"image refused as a decompression bomb ({exc})", path, code="bad-art",
+                           hint="use an image under 89 megapixels") from None
+    except (OSError, ValueError, SyntaxError) as exc:
+        raise ContentError(f"image cannot be read ({exc})", path, code="bad-art",
+                           hint="the file is corrupt or truncated; export it again") from None
+
+
+def svg_source(path: Path, context: dict) -> str:
+    """The SVG text for one item: a template rendered with the item's data, checked for safety."""
+    text = read_text(path)
+    if templating.is_template(text):
+        try:
+            text = templating.render(text, context)
+        except ContentError as exc:
+            raise exc.located(path) from None
+    bad = _EXTERNAL.search(text)
+    if bad:
+        raise ContentError(f"SVG refers to something outside itself ({bad.group(0)[:40]!r}); refused",
+                           path, text[: bad.start()].count("\n") + 1, code="path-refused",
+                           hint="inline the art; only '#id' references are allowed")
+    return text
+
+
+@lru_cache(maxsize=256)
+def svg_drawing(text: str, path: Path):
+    from svglib.svglib import svg2rlg
+    try:
+        drawing = svg2rlg(io.BytesIO(text.encode("utf-8")), resolve_entities=False,
+                          external_reference_root=str(path.parent))
+    except Exception as exc:  # svglib raises many kinds; all mean "bad SVG"
+        raise ContentError(f"SVG cannot be read ({type(exc).__name__}: {exc})", path,
+                           code="bad-art") from None
+    if drawing is None or not drawing.width or not drawing.height:
+        raise ContentError("SVG cannot be read or has no size", path, code="bad-art",
+                           hint="give the <svg> element a viewBox or width and height")
+    return drawing
+
+
+def digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]

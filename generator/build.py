@@ -1,0 +1,287 @@
+"""The build: targets keyed by a hash of their inputs, written atomically, run in parallel.
+
+A target is one output file. Its key hashes every input file it depends on, the print
+options, and pnp's own code. Unchanged targets whose output is intact are skipped. Outputs
+are written to a temporary file, flushed and renamed, so a killed build never leaves a
+half-written PDF where a good one was. A lock keeps two builds off the same output folder.
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.errors import ContentError
+from generator.project import Project
+
+CODE_DIR = Path(__file__).resolve().parent
+
+
+def _hash_files(paths, h=None) -> str:
+    h = h or hashlib.sha256()
+    for path in sorted(set(paths)):
+        h.update(str(path).encode())
+        try:
+            h.update(path.read_bytes())
+        except OSError:
+            h.update(b"<missing>")
+    return h.hexdigest()
+
+
+def tree(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    return [p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+
+
+def code_hash() -> str:
+    return _hash_files(tree(CODE_DIR))[:16]
+
+
+@dataclass
+class Options:
+    papers: list[str] | None = None  # None: each game's own print.papers
+    duplex: str | None = None
+    back_offset: tuple[float, float] | None = None  # mm
+    one_per_page: bool | None = None
+    force: bool = False
+    jobs: int = 0
+
+    def key(self) -> str:
+        return json.dumps([self.papers, self.duplex, self.back_offset, self.one_per_page])
+
+
+@dataclass
+class Target:
+    game: str
+    kind: str  # components | export
+    component: str
+    lang: str
+    paper: str | None
+    path: str  # relative to the project root
+    key: str = ""
+
+
+@dataclass
+class GameState:
+    """What the last build of a game wrote: per target its key, output digest and manifest part."""
+    targets: dict = field(default_factory=dict)
+    checked: str = ""  # key of the inputs that last passed `check`
+
+
+def _sha(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def settings_for(content, comp, options: Options):
+    settings = (comp.model.print or content.game.print).model_copy(deep=True)
+    from generator.units import parse_length
+    from generator.model import Offset
+    if options.duplex:
+        settings.duplex = options.duplex
+    if options.back_offset is not None:
+        settings.back_offset = Offset(x=parse_length(options.back_offset[0]),
+                                      y=parse_length(options.back_offset[1]))
+    if options.one_per_page is not None:
+        settings.one_per_page = options.one_per_page
+    if options.papers:
+        settings.papers = list(options.papers)
+    return settings
+
+
+def plan_targets(project: Project, content, options: Options) -> list[Target]:
+    from generator.sizes import paper_size
+    targets = []
+    game_inputs = [content.dir / "game.yaml", content.dir / "manifest.yaml",
+                   project.templates / "paper.yaml", project.templates / "card-sizes.yaml",
+                   *tree(project.fonts), *tree(project.layouts),
+                   *[p for p in tree(content.dir) if p.parent.name != "components"
+                     and p.suffix not in (".md",) and "rules" not in p.parts]]
+    shared = _hash_files(game_inputs)
+    code = code_hash()
+    for comp in content.components:
+        settings = settings_for(content, comp, options)
+        for paper in settings.papers:
+            paper_size(project, paper)  # unknown paper: a clear error before anything is written
+        key = hashlib.sha256("|".join([shared, _hash_files([comp.file]), code, options.key(),
+                                       settings.model_dump_json()]).encode()).hexdigest()
+        for lang in content.languages:
+            for paper in settings.papers:
+                path = f"output/{content.id}/{lang}/{comp.id}-{paper}.pdf"
+                targets.append(Target(content.id, "components", comp.id, lang, paper, path, key))
+            if settings.one_per_page:
+                path = f"output/{content.id}/{lang}/print-shop/{comp.id}.pdf"
+                targets.append(Target(content.id, "export", comp.id, lang, None, path, key))
+    return targets
+
+
+# ------------------------------------------------------------------ workers
+
+_CONTENT_CACHE: dict = {}
+
+
+def run_target(root: str, target: Target, options: Options) -> dict:
+    """Build one target (in a worker process or in-process) and return its manifest part."""
+    from generator.content import load_game
+    from generator import sheets
+    project = Project(Path(root))
+    content = _CONTENT_CACHE.get(target.game)
+    if content is None:
+        content = _CONTENT_CACHE[target.game] = load_game(project, target.game)
+    comp = content.component(target.component)
+    settings = settings_for(content, comp, options)
+    out = project.root / target.path
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    try:
+        if target.kind == "components":
+            part = sheets.write_sheets(content, comp, target.lang, target.paper, settings, tmp, target.path)
+        else:
+            part = sheets.write_one_per_page(content, comp, target.lang, settings, tmp, target.path)
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, out)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    part["sha256"] = _sha(out)
+    return part
+
+
+# ------------------------------------------------------------------ state, lock, progress
+
+def state_path(project: Project, game: str) -> Path:
+    return project.output / ".pnp-cache" / f"{game}.json"
+
+
+def load_state(project: Project, game: str) -> GameState:
+    try:
+        data = json.loads(state_path(project, game).read_text())
+        return GameState(data.get("targets", {}), data.get("checked", ""))
+    except (OSError, ValueError, AttributeError):
+        return GameState()  # a missing or damaged cache only costs a rebuild
+
+
+def save_state(project: Project, game: str, state: GameState) -> None:
+    atomic_write(state_path(project, game),
+                 json.dumps({"targets": state.targets, "checked": state.checked}).encode())
+
+
+@contextmanager
+def build_lock(project: Project):
+    project.output.mkdir(parents=True, exist_ok=True)
+    path = project.output / ".pnp.lock"
+    fh = open(path, "a+")
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        fh.seek(0)
+        holder = fh.read().strip() or "?"
+        fh.close()
+        raise ContentError(f"another pnp build is running on this project (pid {holder})",
+                           path, hint="wait for it to finish, then run again", code="locked") from None
+    fh.seek(0)
+    fh.truncate()
+    fh.write(str(os.getpid()))
+    fh.flush()
+    try:
+        yield
+    finally:
+        fcntl.flock(fh, fcntl.LOCK_UN)
+        fh.close()
+
+
+class Progress:
+    def __init__(self, total: int, stream=sys.stderr):
+        self.total, self.done, self.stream = total, 0, stream
+        self.tty = stream.isatty()
+        self.start = time.monotonic()
+
+    def step(self, label: str) -> None:
+        self.done += 1
+        width = 24
+        filled = int(width * self.done / max(self.total, 1))
+        bar = "#" * filled + "-" * (width - filled)
+        line = f"[{bar}] {self.done}/{self.total} {label}"
+        if self.tty:
+            self.stream.write("\r\033[K" + line)
+            if self.done == self.total:
+                self.stream.write("\n")
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+
+# ------------------------------------------------------------------ the build
+
+def build_manifest(game: str, targets: list[Target], state: GameState) -> dict:
+    files, sheets = [], []
+    for t in targets:
+        part = state.targets[t.path]["part"]
+        files.append({k: v for k, v in part["file"].items() if v is not None})
+        sheets.extend(part["sheets"])
+    return {"game": game, "files": files, "sheets": sheets}
+
+
+def build(project: Project, games: list, options: Options, log=print) -> dict:
+    """Build every target of `games` (loaded GameContent) that is out of date. Returns counts."""
+    plans = {content.id: plan_targets(project, content, options) for content in games}
+    todo: list[Target] = []
+    states = {g: load_state(project, g) for g in plans}
+    for game, targets in plans.items():
+        state = states[game]
+        for t in targets:
+            known = state.targets.get(t.path)
+            intact = known and known.get("key") == t.key and known.get("sha256") == _sha(project.root / t.path)
+            if options.force or not intact:
+                todo.append(t)
+    progress = Progress(len(todo)) if todo else None
+    jobs = options.jobs or os.cpu_count() or 1
+    failures: list[str] = []
+
+    def done(t: Target, part: dict):
+        states[t.game].targets[t.path] = {"key": t.key, "sha256": part.pop("sha256"), "part": part}
+        save_state(project, t.game, states[t.game])  # after each target: a kill loses at most one
+        progress.step(t.path)
+
+    if len(todo) <= 1 or jobs == 1:
+        for t in todo:
+            done(t, run_target(str(project.root), t, options))
+    else:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
+            futures = {pool.submit(run_target, str(project.root), t, options): t for t in todo}
+            for future in as_completed(futures):
+                t = futures[future]
+                try:
+                    done(t, future.result())
+                except ContentError as exc:
+                    failures.append(exc.format())
+    if failures:
+        raise ContentError(failures[0], code="build-failed")
+    for game, targets in plans.items():
+        manifest = build_manifest(game, targets, states[game])
+        path = project.output / game / "build-manifest.json"
+        data = json.dumps(manifest, indent=1, ensure_ascii=False).encode()
+        if not path.exists() or path.read_bytes() != data:
+            atomic_write(path, data)
+    return {"built": len(todo), "total": sum(len(t) for t in plans.values())}

@@ -1,0 +1,123 @@
+"""`pnp check`: findings about a game, collected, never raised.
+
+Render-level checks (overflowing text, missing glyphs, missing or low-resolution art) run the
+same layout engine as printing, in every language, so what is checked is what prints.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from generator.content import GameContent
+from generator.errors import ContentError, Finding, rel
+from generator.render import FaceRenderer
+
+
+def check_game(content: GameContent) -> list[Finding]:
+    findings: list[Finding] = []
+    findings += check_manifest(content)
+    for lang in content.languages:
+        findings += check_faces(content, lang)
+    for f in findings:
+        f.game = content.id
+    return collapse(findings)
+
+
+def collapse(findings: list[Finding]) -> list[Finding]:
+    """One finding per distinct problem: the same message on 50 cards is one line, not 50."""
+    groups: dict[tuple, list[Finding]] = {}
+    for f in findings:
+        key = (f.severity, f.code, f.message, f.file, f.box, f.lang if f.item is None else None)
+        groups.setdefault(key, []).append(f)
+    out = []
+    for group in groups.values():
+        first = group[0]
+        if len(group) > 1:
+            items = sorted({f.item for f in group if f.item})
+            langs = sorted({f.lang for f in group if f.lang})
+            shown = ", ".join(items[:4]) + (", ..." if len(items) > 4 else "")
+            first.message += f" ({len(items)} items: {shown}; {'/'.join(langs)})" if items else ""
+            first.line = min((f.line for f in group if f.line), default=first.line)
+        out.append(first)
+    return out
+
+
+def check_faces(content: GameContent, lang: str) -> list[Finding]:
+    findings: list[Finding] = []
+    try:
+        renderer = FaceRenderer(content, lang)
+    except ContentError as exc:
+        return [Finding.from_error(exc)]
+    for comp in content.components:
+        w, h = comp.size_pt
+        where = {"file": rel(comp.file, content.project.root), "component": comp.id}
+        checked_backs = set()
+        for item in comp.items:
+            info = dict(where, line=item.line, item=item.id)
+            try:
+                ctx = renderer.context(comp, item)
+            except ContentError as exc:
+                findings.append(Finding("error", exc.code, exc.message, hint=exc.hint, lang=lang,
+                                        **dict(info, line=exc.line or item.line)))
+                continue
+            findings += _faces(renderer, item.layout, ctx, w, h, info)
+            if item.back and item.back not in checked_backs:
+                common = item.back == comp.model.back
+                back_ctx = renderer.context(comp, None) if common else ctx
+                findings += _faces(renderer, item.back, back_ctx, w, h,
+                                   dict(info, item=None if common else item.id, line=None if common else item.line))
+                if common:
+                    checked_backs.add(item.back)
+    return findings
+
+
+def _faces(renderer, layout, ctx, w, h, info) -> list[Finding]:
+    try:
+        return renderer.check(layout, ctx, w, h, info)
+    except ContentError as exc:
+        return [Finding("error", exc.code, exc.message, hint=exc.hint, lang=renderer.lang,
+                        **dict(info, file=rel(exc.file) if exc.file else info["file"],
+                               line=exc.line or info.get("line")))]
+
+
+def check_manifest(content: GameContent) -> list[Finding]:
+    """The box's stated contents (manifest.yaml) against the items in the content."""
+    manifest = content.manifest
+    manifest_file = content.dir / "manifest.yaml"
+    if manifest is None:
+        return [Finding("warning", "no-manifest", "no manifest.yaml: component counts are not checked",
+                        file=rel(manifest_file), hint="list each component with its count")]
+    raw = content.manifest_raw
+    comps = raw.get("components")
+    where = {"file": rel(manifest_file)}
+    out = []
+    for comp in content.components:
+        entry = manifest.entry(comp.id)
+        if entry is None:
+            out.append(Finding("error", "manifest-missing", f"component '{comp.id}' is not in the manifest",
+                               hint=f"add '{comp.id}: {comp.total}' under components", **where,
+                               line=comps.line, component=comp.id))
+            continue
+        line = comps.line_of(comp.id)
+        if entry.count != comp.total:
+            out.append(Finding("error", "count-mismatch",
+                               f"{comp.id}: manifest says {entry.count}, content has {comp.total} "
+                               f"({len(comp.items)} items)", **where, line=line, component=comp.id,
+                               hint="fix the item counts or the manifest"))
+        for key, expected in entry.breakdown.items():
+            actual = Counter()
+            for item in comp.items:
+                actual[str(item.data.get(key, "(none)"))] += item.count
+            for value in sorted(set(expected) | set(actual)):
+                want, have = expected.get(value, 0), actual.get(value, 0)
+                if want != have:
+                    out.append(Finding("error", "breakdown-mismatch",
+                                       f"{comp.id} by {key} = {value}: manifest says {want}, content has {have}",
+                                       **where, line=line, component=comp.id))
+    known = {c.id for c in content.components}
+    for comp_id in manifest.components:
+        if comp_id not in known:
+            out.append(Finding("error", "manifest-unknown",
+                               f"manifest lists '{comp_id}', which no component file defines",
+                               **where, line=comps.line_of(comp_id),
+                               hint="components: " + ", ".join(sorted(known))))
+    return out

@@ -1,0 +1,155 @@
+"""Command line: pnp print | check | schema. Exit codes: 0 ok, 1 error findings, 2 cannot run."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from generator.errors import ContentError
+
+EXIT_OK, EXIT_FINDINGS, EXIT_CANNOT_RUN = 0, 1, 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="pnp", description="Print-and-play component generator.")
+    p.add_argument("--root", type=Path, help="project folder (default: found from the current folder)")
+    p.add_argument("--debug", action="store_true", help="show tracebacks")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    pr = sub.add_parser("print", help="check, then build every game (or the ones named)")
+    pr.add_argument("games", nargs="*")
+    pr.add_argument("--paper", action="append", help="a4, letter... (repeat for several; default: each game's)")
+    pr.add_argument("--duplex", choices=["long-edge", "short-edge"])
+    pr.add_argument("--back-offset", metavar="X,Y", help="move backs by X,Y mm to match your printer")
+    pr.add_argument("--one-per-page", action="store_true", default=None,
+                    help="also write print-shop PDFs: one face per page with TrimBox and BleedBox")
+    pr.add_argument("--force", action="store_true", help="rebuild even unchanged targets")
+    pr.add_argument("-j", "--jobs", type=int, default=0, help="parallel jobs (default: all cores)")
+
+    ck = sub.add_parser("check", help="validate games without writing anything")
+    ck.add_argument("games", nargs="*")
+    ck.add_argument("--format", choices=["text", "json"], default="text")
+
+    sc = sub.add_parser("schema", help="write JSON Schemas of the content files, for editors")
+    sc.add_argument("--out", type=Path, default=Path("schema"), help="folder (default: ./schema)")
+    return p
+
+
+def _offset(text: str | None):
+    if text is None:
+        return None
+    try:
+        x, y = (float(v) for v in text.split(","))
+        return (x, y)
+    except ValueError:
+        raise ContentError(f"--back-offset '{text}' is not X,Y in mm", code="usage",
+                           hint="e.g. --back-offset 0.5,-0.3") from None
+
+
+def _load(project, names):
+    from generator.content import load_game
+    ids = names or project.game_ids()
+    if not ids:
+        raise ContentError("no games in content/", project.content, code="no-games",
+                           hint="add content/<game>/game.yaml")
+    return [load_game(project, g) for g in ids]
+
+
+def _check(contents):
+    from generator.check import check_game
+    findings = []
+    for content in contents:
+        findings += check_game(content)
+    return findings
+
+
+def _print_findings(findings, stream=sys.stdout) -> None:
+    for f in findings:
+        print(f.format(), file=stream)
+    errors = sum(1 for f in findings if f.severity == "error" and not f.accepted)
+    warnings = sum(1 for f in findings if f.severity == "warning" and not f.accepted)
+    print(f"{errors} error(s), {warnings} warning(s)", file=stream)
+
+
+def cmd_check(project, args) -> int:
+    contents = _load(project, args.games)
+    findings = _check(contents)
+    if args.format == "json":
+        print(json.dumps([f.as_dict() for f in findings], ensure_ascii=False, indent=1))
+    else:
+        _print_findings(findings)
+    return EXIT_FINDINGS if any(f.severity == "error" and not f.accepted for f in findings) else EXIT_OK
+
+
+def cmd_print(project, args) -> int:
+    from generator import build
+    options = build.Options(papers=args.paper, duplex=args.duplex, back_offset=_offset(args.back_offset),
+                            one_per_page=args.one_per_page, force=args.force, jobs=args.jobs)
+    started = time.monotonic()
+    with build.build_lock(project):
+        contents = _load(project, args.games)
+        # Check first, and stop before writing anything if there are errors. A passing check is
+        # remembered against the hash of everything it read, so a no-op rebuild skips it.
+        stale = []
+        for content in contents:
+            keys = "".join(t.key for t in build.plan_targets(project, content, options))
+            state = build.load_state(project, content.id)
+            if state.checked != keys or args.force:
+                stale.append((content, keys, state))
+        if stale:
+            findings = _check([c for c, _, _ in stale])
+            if findings:
+                _print_findings(findings, sys.stderr)
+            if any(f.severity == "error" and not f.accepted for f in findings):
+                print("pnp print: stopped, nothing written: fix the errors above "
+                      "(or accept them in accepted.yaml)", file=sys.stderr)
+                return EXIT_FINDINGS
+            for content, keys, state in stale:
+                state.checked = keys
+                build.save_state(project, content.id, state)
+        result = build.build(project, contents, options)
+    took = time.monotonic() - started
+    print(f"pnp print: {result['built']} of {result['total']} files built "
+          f"({result['total'] - result['built']} up to date) in {took:.2f} s; "
+          f"manifests in {project.output.relative_to(project.root)}/<game>/build-manifest.json")
+    return EXIT_OK
+
+
+def cmd_schema(project, args) -> int:
+    from generator import model
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    docs = {"game": model.Game, "component": model.Component, "manifest": model.Manifest,
+            "layout": model.Layout}
+    for name, cls in docs.items():
+        schema = cls.model_json_schema(by_alias=True, mode="validation")
+        schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+        schema["title"] = f"pnp {name} file"
+        (out / f"{name}.schema.json").write_text(json.dumps(schema, indent=1, ensure_ascii=False))
+        print(out / f"{name}.schema.json")
+    return EXIT_OK
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        from generator.project import Project, find_project
+        project = Project(args.root.resolve()) if args.root else find_project()
+        command = {"print": cmd_print, "check": cmd_check, "schema": cmd_schema}[args.command]
+        return command(project, args)
+    except ContentError as exc:
+        if args.debug:
+            raise
+        print(f"pnp: error: {exc.format()}", file=sys.stderr)
+        return EXIT_CANNOT_RUN
+    except Exception as exc:  # a bug in pnp, not in the content: say so, briefly
+        if args.debug:
+            raise
+        print(f"pnp: internal error: {type(exc).__name__}: {exc}; run again with --debug "
+              "for the traceback and report it", file=sys.stderr)
+        return EXIT_CANNOT_RUN
+    except KeyboardInterrupt:
+        print("pnp: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,199 @@
+"""Load a game folder into the typed model: game.yaml, components/*.yaml, manifest.yaml.
+
+Every error is a ContentError naming file, line and key. Matrices are expanded into items
+here, so later stages see one flat list of items per component.
+"""
+from __future__ import annotations
+
+import difflib
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from generator import model, templating
+from generator.errors import ContentError
+from generator.project import Project
+from generator.sizes import face_size
+from generator.yamlload import YDict, load_yaml, locate
+
+
+def _known_keys() -> list[str]:
+    names: set[str] = set()
+    stack = [model.Strict]
+    while stack:
+        cls = stack.pop()
+        stack.extend(cls.__subclasses__())
+        for name, info in getattr(cls, "model_fields", {}).items():
+            names.add(info.alias or name)
+    return sorted(names)
+
+
+def validate(cls: type[BaseModel], raw: Any, file: Path):
+    """Validate raw YAML data; the first problem becomes a located ContentError."""
+    try:
+        return cls.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        where_file, line, key = locate(raw, tuple(err["loc"]))
+        kind, hint = err["type"], None
+        if kind == "extra_forbidden":
+            bad = str(err["loc"][-1])
+            message = f"unknown key '{bad}'"
+            close = difflib.get_close_matches(bad, _known_keys(), n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else "remove it or check the spelling"
+        elif kind == "union_tag_invalid":
+            tag = err.get("ctx", {}).get("tag", "?")
+            message = f"unknown box kind '{tag}'"
+            close = difflib.get_close_matches(str(tag), model.BOX_KINDS, n=1, cutoff=0.5)
+            hint = (f"did you mean '{close[0]}'? " if close else "") + "kinds: " + ", ".join(model.BOX_KINDS)
+        elif kind == "union_tag_not_found":
+            message, hint = "box has no 'kind'", "kinds: " + ", ".join(model.BOX_KINDS)
+        elif kind == "missing":
+            message = f"missing required key '{err['loc'][-1]}'"
+        else:
+            given = err.get("input")
+            shown = repr(given)
+            if len(shown) > 60:
+                shown = shown[:57] + "..."
+            message = err["msg"].replace("Value error, ", "")
+            if not isinstance(given, (dict, list)):
+                message += f" (got {shown})"
+        raise ContentError(message, where_file or file, line, key or None, hint,
+                           code="schema") from None
+
+
+@dataclass
+class ItemSpec:
+    """One printable item after matrix expansion: its raw data and where it was written."""
+    id: str
+    count: int
+    data: dict[str, Any]
+    layout: str
+    back: str | None
+    file: Path
+    line: int | None
+
+
+@dataclass
+class ComponentSpec:
+    model: model.Component
+    file: Path
+    line_of: dict[str, int]
+    items: list[ItemSpec]
+    size_pt: tuple[float, float]
+
+    @property
+    def id(self) -> str:
+        return self.model.id
+
+    @property
+    def total(self) -> int:
+        return sum(i.count for i in self.items)
+
+
+@dataclass
+class GameContent:
+    project: Project
+    dir: Path
+    game: model.Game
+    components: list[ComponentSpec]
+    manifest: model.Manifest | None
+    manifest_raw: Any = None
+    files: list[Path] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.game.id
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return tuple(self.game.languages)
+
+    def component(self, component_id: str) -> ComponentSpec:
+        return next(c for c in self.components if c.id == component_id)
+
+
+def _expand_items(comp: model.Component, raw: YDict, file: Path, game: model.Game) -> list[ItemSpec]:
+    items: list[ItemSpec] = []
+    raw_items = raw.get("items") or []
+    for index, item in enumerate(comp.items):
+        line = raw_items.line_of(index) if hasattr(raw_items, "line_of") else None
+        items.append(ItemSpec(item.id, item.count, dict(item.data), item.layout or comp.layout,
+                              item.back if item.back is not None else comp.back, file, line))
+    if comp.matrix:
+        matrix = comp.matrix
+        line = raw.line_of("matrix")
+        keys = list(matrix.over)
+        templating.check_syntax(matrix.id)
+        for values in itertools.product(*(matrix.over[k] for k in keys)):
+            data = {**matrix.data, **dict(zip(keys, values))}
+            try:
+                item_id = templating.render(matrix.id, {**game.data, **comp.data, **data}).strip()
+            except ContentError as exc:
+                raise exc.located(file, line, "matrix.id")
+            if not item_id or not all(c.isalnum() or c in "-_" for c in item_id):
+                raise ContentError(f"matrix id gives '{item_id}', not a valid item id", file, line,
+                                   "matrix.id", "use letters, digits, '-' and '_'", code="schema")
+            items.append(ItemSpec(item_id.lower(), matrix.count, data, comp.layout, comp.back, file, line))
+    seen: dict[str, ItemSpec] = {}
+    for item in items:
+        if item.id in seen:
+            raise ContentError(f"duplicate item id '{item.id}' (also at line {seen[item.id].line})",
+                               file, item.line, "items", "item ids must be unique in a component",
+                               code="duplicate-id")
+        seen[item.id] = item
+    return items
+
+
+def load_game(project: Project, game_id: str) -> GameContent:
+    game_dir = project.game_dir(game_id)
+    game_file = game_dir / "game.yaml"
+    if not game_dir.is_dir():
+        known = project.game_ids()
+        close = difflib.get_close_matches(game_id, known, n=1)
+        raise ContentError(f"no game '{game_id}' in {project.content}", code="unknown-game",
+                           hint=f"did you mean '{close[0]}'?" if close else f"games: {', '.join(known) or 'none'}")
+    raw_game = load_game_yaml(game_file)
+    game = validate(model.Game, raw_game, game_file)
+    if game.id != game_id:
+        raise ContentError(f"id '{game.id}' differs from the folder name '{game_id}'", game_file,
+                           raw_game.line_of("id"), "id", "rename one of them", code="schema")
+    files = [game_file]
+    components: list[ComponentSpec] = []
+    comp_dir = game_dir / "components"
+    comp_files = sorted(comp_dir.glob("*.yaml")) if comp_dir.is_dir() else []
+    if not comp_files:
+        raise ContentError("no component files", comp_dir, hint="add components/<name>.yaml",
+                           code="no-components")
+    for comp_file in comp_files:
+        raw = load_yaml(comp_file)
+        if not isinstance(raw, YDict):
+            raise ContentError("a component file must be a mapping of keys", comp_file, 1, code="schema")
+        comp = validate(model.Component, raw, comp_file)
+        if any(c.id == comp.id for c in components):
+            raise ContentError(f"duplicate component id '{comp.id}'", comp_file, raw.line_of("id"), "id",
+                               code="duplicate-id")
+        try:
+            size = face_size(project, comp.size)
+        except ContentError as exc:
+            raise exc.located(comp_file, raw.line_of("size"), "size")
+        items = _expand_items(comp, raw, comp_file, game)
+        components.append(ComponentSpec(comp, comp_file, dict(raw.key_lines), items, size))
+        files.append(comp_file)
+    manifest, manifest_raw = None, None
+    manifest_file = game_dir / "manifest.yaml"
+    if manifest_file.exists():
+        manifest_raw = load_yaml(manifest_file)
+        manifest = validate(model.Manifest, manifest_raw, manifest_file)
+        files.append(manifest_file)
+    return GameContent(project, game_dir, game, components, manifest, manifest_raw, files)
+
+
+def load_game_yaml(path: Path) -> YDict:
+    raw = load_yaml(path)
+    if not isinstance(raw, YDict):
+        raise ContentError("game.yaml must be a mapping of keys", path, 1, code="schema")
+    return raw

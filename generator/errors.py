@@ -1,0 +1,89 @@
+"""Errors and findings: every problem points at a file, a line and a key."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, asdict
+from pathlib import Path
+
+
+def rel(path: Path | str | None, root: Path | None = None) -> str:
+    """A path as the user should read it: relative to the project root when possible."""
+    if path is None:
+        return "<unknown>"
+    p = Path(path)
+    for base in (root, Path.cwd()):
+        if base is None:
+            continue
+        try:
+            return str(p.resolve().relative_to(Path(base).resolve()))
+        except (ValueError, OSError):
+            pass
+    return str(p)
+
+
+class ContentError(Exception):
+    """Content that cannot be loaded. Rendered as one line: file:line: key: message; hint."""
+
+    def __init__(self, message: str, file: Path | str | None = None, line: int | None = None,
+                 key: str | None = None, hint: str | None = None, code: str = "content"):
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.key = key
+        self.hint = hint
+        self.code = code
+
+    def located(self, file=None, line=None, key=None) -> "ContentError":
+        """Fill in location parts that the raiser did not know."""
+        self.file = self.file or file
+        self.line = self.line or line
+        self.key = self.key or key
+        return self
+
+    def format(self) -> str:
+        where = rel(self.file)
+        if self.line:
+            where += f":{self.line}"
+        text = f"{where}: "
+        if self.key:
+            text += f"{self.key}: "
+        text += self.message
+        if self.hint:
+            text += f"; {self.hint}"
+        return " ".join(text.split("\n"))
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+@dataclass
+class Finding:
+    """One result of `pnp check`. Never raised: collected."""
+    severity: str  # "error" or "warning"
+    code: str
+    message: str
+    file: str = ""
+    line: int | None = None
+    hint: str | None = None
+    game: str | None = None
+    component: str | None = None
+    item: str | None = None
+    lang: str | None = None
+    box: str | None = None
+    accepted: str | None = field(default=None)
+
+    def format(self) -> str:
+        where = self.file + (f":{self.line}" if self.line else "")
+        tag = self.severity + (" (accepted)" if self.accepted else "")
+        text = f"{where}: {tag}: [{self.code}] {self.message}"
+        if self.hint:
+            text += f"; {self.hint}"
+        return text
+
+    def as_dict(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+    @classmethod
+    def from_error(cls, err: ContentError, game: str | None = None) -> "Finding":
+        return cls("error", err.code, (f"{err.key}: " if err.key else "") + err.message,
+                   file=rel(err.file), line=err.line, hint=err.hint, game=game)

@@ -1,0 +1,84 @@
+"""Bundled TrueType fonts: registration with ReportLab, widths and glyph coverage.
+
+Families come from templates/fonts/fonts.yaml. Each face is registered under a name of
+our own ("gothic-bold"), so two files that share an internal name can never clash.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont, TTFError
+
+from generator.errors import ContentError
+from generator.yamlload import load_yaml
+
+STYLES = ("regular", "bold", "black")
+
+
+@dataclass(frozen=True)
+class Face:
+    name: str  # ReportLab font name
+    path: Path
+    ascent: float  # per 1 pt of size
+    descent: float  # positive, per 1 pt
+    cmap: frozenset
+
+    def covers(self, char: str) -> bool:
+        return ord(char) in self.cmap or char in "\n\t\u00ad\u200b\u2060"
+
+    def missing(self, text: str) -> str:
+        return "".join(sorted({c for c in text if not self.covers(c) and c != "\r"}))
+
+    def width(self, text: str, size: float) -> float:
+        return pdfmetrics.stringWidth(text, self.name, size)
+
+
+class FontBook:
+    """The font families of one project."""
+
+    def __init__(self, fonts_dir: Path):
+        self.dir = fonts_dir
+        spec_file = fonts_dir / "fonts.yaml"
+        raw = load_yaml(spec_file)
+        self.families: dict[str, dict[str, Face]] = {}
+        for family, faces in (raw.get("families") or {}).items():
+            self.families[family] = {}
+            for style, filename in faces.items():
+                if style not in STYLES:
+                    raise ContentError(f"unknown style '{style}'", spec_file, faces.line_of(style),
+                                       f"families.{family}", "styles: " + ", ".join(STYLES))
+                self.families[family][style] = _register(f"{family}-{style}", fonts_dir / filename,
+                                                         spec_file, faces.line_of(style))
+
+    def face(self, family: str, style: str = "regular") -> Face:
+        faces = self.families.get(family)
+        if faces is None:
+            raise ContentError(f"unknown font '{family}'", code="unknown-font",
+                               hint="fonts: " + ", ".join(self.families))
+        return faces.get(style) or faces.get("bold" if style == "black" else "regular") or next(iter(faces.values()))
+
+    @property
+    def default(self) -> Face:
+        return self.face(next(iter(self.families)))
+
+
+@lru_cache(maxsize=64)
+def _register(name: str, path: Path, spec_file: Path, line: int | None) -> Face:
+    try:
+        font = TTFont(name, str(path))
+    except (TTFError, OSError) as exc:
+        raise ContentError(f"font file {path.name} cannot be used: {exc}", spec_file, line,
+                           hint="ReportLab needs TrueType (glyf) outlines, not CFF/OTF or TTC",
+                           code="bad-font") from None
+    pdfmetrics.registerFont(font)
+    face = font.face
+    return Face(name, path, face.ascent / 1000, abs(face.descent) / 1000,
+                frozenset(face.charToGlyph))
+
+
+@lru_cache(maxsize=4)
+def fontbook(fonts_dir: Path) -> FontBook:
+    return FontBook(fonts_dir)

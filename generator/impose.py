@@ -1,0 +1,174 @@
+"""Imposition: where faces go on a sheet, their crop marks, and where their backs go.
+
+All geometry is in points, origin at the sheet's bottom-left. Cards abut (gutter 0 by default)
+so one cut separates two cards: the bleed is shared, drawn only on the grid's outer edges and
+clipped to half the gutter inside. Backs are placed by an affine transform
+B = offset . mirror . front . flip, so rotation, long- and short-edge flips and the back-offset
+calibration all follow from one formula.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.units import MM
+
+MARK_GAP = 0.5 * MM  # between the bleed edge and the start of a crop mark
+MIN_MARK = 2.0 * MM
+MAX_MARK = 6.0 * MM
+Affine = tuple[float, float, float, float, float, float]
+
+
+def compose(m: Affine, n: Affine) -> Affine:
+    """m after n."""
+    a, b, c, d, e, f = m
+    a2, b2, c2, d2, e2, f2 = n
+    return (a * a2 + c * b2, b * a2 + d * b2, a * c2 + c * d2, b * c2 + d * d2,
+            a * e2 + c * f2 + e, b * e2 + d * f2 + f)
+
+
+def apply(m: Affine, x: float, y: float) -> tuple[float, float]:
+    a, b, c, d, e, f = m
+    return a * x + c * y + e, b * x + d * y + f
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+
+    def mapped(self, m: Affine) -> "Rect":
+        xs, ys = zip(apply(m, self.x, self.y), apply(m, self.x + self.w, self.y + self.h))
+        return Rect(min(xs), min(ys), abs(xs[1] - xs[0]), abs(ys[1] - ys[0]))
+
+    def grown(self, left: float, bottom: float, right: float, top: float) -> "Rect":
+        return Rect(self.x - left, self.y - bottom, self.w + left + right, self.h + bottom + top)
+
+
+@dataclass(frozen=True)
+class Slot:
+    index: int
+    col: int
+    row: int
+    trim: Rect  # on the sheet
+    clip: Rect  # trim plus the bleed this slot may print
+    front: Affine  # face coordinates -> sheet
+
+
+@dataclass(frozen=True)
+class Grid:
+    paper: tuple[float, float]
+    face: tuple[float, float]  # unrotated face (w, h)
+    cols: int
+    rows: int
+    rotated: bool
+    x0: float  # trim grid's bottom-left
+    y0: float
+    gutter: float
+    bleed: float
+    margin: float
+    crop_marks: bool
+
+    @property
+    def cell(self) -> tuple[float, float]:
+        w, h = self.face
+        return (h, w) if self.rotated else (w, h)
+
+    @property
+    def per_sheet(self) -> int:
+        return self.cols * self.rows
+
+    @property
+    def trim_box(self) -> Rect:
+        cw, ch = self.cell
+        return Rect(self.x0, self.y0, self.cols * cw + (self.cols - 1) * self.gutter,
+                    self.rows * ch + (self.rows - 1) * self.gutter)
+
+    @property
+    def bleed_box(self) -> Rect:
+        b = self.bleed
+        return self.trim_box.grown(b, b, b, b)
+
+    def slots(self) -> list[Slot]:
+        cw, ch = self.cell
+        inner = min(self.bleed, self.gutter / 2)
+        out = []
+        for row in range(self.rows):  # row 0 is the top row: cards read left to right, top down
+            for col in range(self.cols):
+                x = self.x0 + col * (cw + self.gutter)
+                y = self.y0 + (self.rows - 1 - row) * (ch + self.gutter)
+                trim = Rect(x, y, cw, ch)
+                clip = trim.grown(self.bleed if col == 0 else inner,
+                                  self.bleed if row == self.rows - 1 else inner,
+                                  self.bleed if col == self.cols - 1 else inner,
+                                  self.bleed if row == 0 else inner)
+                if self.rotated:  # the face's top points left
+                    front = (0.0, 1.0, -1.0, 0.0, x + cw, y)
+                else:
+                    front = (1.0, 0.0, 0.0, 1.0, x, y)
+                out.append(Slot(len(out), col, row, trim, clip, front))
+        return out
+
+    def back_transform(self, slot: Slot, duplex: str, offset: tuple[float, float]) -> Affine:
+        """Face coordinates -> back sheet, so each back lands behind its front after the flip."""
+        W, H = self.paper
+        w, _ = self.face
+        flip_card = (-1.0, 0.0, 0.0, 1.0, w, 0.0)  # a card turns over about its vertical axis
+        mirror = (-1.0, 0.0, 0.0, 1.0, W, 0.0) if duplex == "long-edge" else (1.0, 0.0, 0.0, -1.0, 0.0, H)
+        shift = (1.0, 0.0, 0.0, 1.0, offset[0], offset[1])
+        return compose(shift, compose(mirror, compose(slot.front, flip_card)))
+
+    def back_sheet_transform(self, duplex: str, offset: tuple[float, float]) -> Affine:
+        W, H = self.paper
+        mirror = (-1.0, 0.0, 0.0, 1.0, W, 0.0) if duplex == "long-edge" else (1.0, 0.0, 0.0, -1.0, 0.0, H)
+        return compose((1.0, 0.0, 0.0, 1.0, offset[0], offset[1]), mirror)
+
+    def marks(self) -> list[tuple[float, float, float, float]]:
+        """Crop-mark segments: every trim line, extended outside the bleed, never into the margin."""
+        if not self.crop_marks:
+            return []
+        W, H = self.paper
+        cw, ch = self.cell
+        xs = sorted({round(self.x0 + c * (cw + self.gutter) + dx, 4)
+                     for c in range(self.cols) for dx in (0, cw)})
+        ys = sorted({round(self.y0 + r * (ch + self.gutter) + dy, 4)
+                     for r in range(self.rows) for dy in (0, ch)})
+        bb = self.bleed_box
+        out = []
+        bottom_start, top_start = bb.y - MARK_GAP, bb.y + bb.h + MARK_GAP
+        left_start, right_start = bb.x - MARK_GAP, bb.x + bb.w + MARK_GAP
+        for x in xs:
+            out.append((x, bottom_start, x, max(self.margin, bottom_start - MAX_MARK)))
+            out.append((x, top_start, x, min(H - self.margin, top_start + MAX_MARK)))
+        for y in ys:
+            out.append((left_start, y, max(self.margin, left_start - MAX_MARK), y))
+            out.append((right_start, y, min(W - self.margin, right_start + MAX_MARK), y))
+        return out
+
+
+class DoesNotFit(ValueError):
+    pass
+
+
+def plan(paper: tuple[float, float], face: tuple[float, float], *, bleed: float, margin: float,
+         gutter: float = 0.0, crop_marks: bool = True, rotate: str = "auto") -> Grid:
+    """The grid holding the most faces, upright or turned a quarter, centred on the sheet."""
+    W, H = paper
+    outer = bleed + (MARK_GAP + MIN_MARK if crop_marks else 0.0)
+    room_w, room_h = W - 2 * margin - 2 * outer, H - 2 * margin - 2 * outer
+    best = None
+    for rotated in ((False, True) if rotate == "auto" else (False,)):
+        cw, ch = (face[1], face[0]) if rotated else face
+        cols = int((room_w + gutter + 1e-6) // (cw + gutter))
+        rows = int((room_h + gutter + 1e-6) // (ch + gutter))
+        if cols >= 1 and rows >= 1 and (best is None or cols * rows > best[0] * best[1]):
+            best = (cols, rows, rotated)
+    if best is None:
+        raise DoesNotFit(f"a {face[0] / MM:.1f}x{face[1] / MM:.1f} mm face with {bleed / MM:g} mm bleed "
+                         f"does not fit a {W / MM:.0f}x{H / MM:.0f} mm sheet with {margin / MM:g} mm margins")
+    cols, rows, rotated = best
+    cw, ch = (face[1], face[0]) if rotated else face
+    grid_w, grid_h = cols * cw + (cols - 1) * gutter, rows * ch + (rows - 1) * gutter
+    return Grid(paper, face, cols, rows, rotated, (W - grid_w) / 2, (H - grid_h) / 2, gutter,
+                bleed, margin, crop_marks)

@@ -1,0 +1,99 @@
+"""Layouts: YAML files under templates/layouts/, with `extends`.
+
+A child layout's boxes replace the parent's boxes that have the same `id` (key by key) and
+are appended otherwise; other top-level keys override the parent's.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from generator import model
+from generator.content import validate
+from generator.errors import ContentError
+from generator.yamlload import YDict, YList, load_yaml
+
+NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)*$")
+MAX_DEPTH = 16
+
+
+class LayoutStore:
+    def __init__(self, root: Path):
+        self.root = root
+        self._cache: dict[str, model.Layout] = {}
+        self.files_of: dict[str, list[Path]] = {}
+
+    def path(self, name: str) -> Path:
+        if not isinstance(name, str) or not NAME_RE.match(name):
+            raise ContentError(f"'{name}' is not a layout name", code="bad-layout",
+                               hint="names are like 'dogfight/plane' (a file under templates/layouts/)")
+        return self.root / f"{name}.yaml"
+
+    def get(self, name: str) -> model.Layout:
+        if name not in self._cache:
+            raw, files = self._raw(name, ())
+            self._cache[name] = validate(model.Layout, raw, files[0])
+            self.files_of[name] = files
+        return self._cache[name]
+
+    def _raw(self, name: str, chain: tuple[str, ...]) -> tuple[YDict, list[Path]]:
+        path = self.path(name)
+        if name in chain:
+            loop = " -> ".join((*chain, name))
+            raise ContentError(f"circular extends: {loop}", path, code="circular-extends",
+                               hint="a layout cannot extend itself, directly or not")
+        if len(chain) > MAX_DEPTH:
+            raise ContentError("extends chain too deep", path, code="circular-extends")
+        if not path.is_file():
+            close = sorted(p.relative_to(self.root).with_suffix("").as_posix()
+                           for p in self.root.rglob("*.yaml"))
+            raise ContentError(f"no layout '{name}' ({path.name} not found)", code="missing-layout",
+                               hint="layouts: " + ", ".join(close[:12]))
+        raw = load_yaml(path)
+        if not isinstance(raw, YDict):
+            raise ContentError("a layout must be a mapping with 'boxes'", path, 1, code="schema")
+        parent_name = raw.get("extends")
+        if parent_name is None:
+            return raw, [path]
+        try:
+            parent, files = self._raw(parent_name, (*chain, name))
+        except ContentError as exc:
+            if exc.code in ("missing-layout", "bad-layout"):
+                raise exc.located(path, raw.line_of("extends"), "extends")
+            raise
+        return _merge(parent, raw), [path, *files]
+
+
+def _merge(parent: YDict, child: YDict) -> YDict:
+    merged = YDict(parent)
+    merged.file, merged.line = child.file, child.line
+    merged.key_lines = {**parent.key_lines, **child.key_lines}
+    for key, value in child.items():
+        if key != "boxes":
+            merged[key] = value
+    merged.pop("extends", None)
+    boxes = YList(parent.get("boxes") or [])
+    boxes.file, boxes.line = child.file, child.line
+    boxes.item_lines = list(getattr(parent.get("boxes"), "item_lines", [None] * len(boxes)))
+    index = {b.get("id"): i for i, b in enumerate(boxes) if isinstance(b, dict) and b.get("id")}
+    child_boxes = child.get("boxes") or []
+    for j, box in enumerate(child_boxes):
+        box_id = box.get("id") if isinstance(box, dict) else None
+        line = child_boxes.line_of(j) if hasattr(child_boxes, "line_of") else None
+        if box_id in index:
+            combined = YDict({**boxes[index[box_id]], **box})
+            combined.file, combined.line = box.file, box.line
+            combined.key_lines = {**boxes[index[box_id]].key_lines, **box.key_lines}
+            boxes[index[box_id]] = combined
+            boxes.item_lines[index[box_id]] = line
+        else:
+            boxes.append(box)
+            boxes.item_lines.append(line)
+    merged["boxes"] = boxes
+    return merged
+
+
+@lru_cache(maxsize=4)
+def store(root: Path) -> LayoutStore:
+    return LayoutStore(root)

@@ -1,0 +1,240 @@
+"""The typed content model. Every class forbids unknown keys so typos are errors.
+
+Text that players read is `LangText`: a plain string, or one string per language
+({es: ..., ko: ..., en: ...}). Any string may be a Jinja template over the item's data.
+"""
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, BeforeValidator, WithJsonSchema, field_validator, model_validator
+
+from generator.units import Length, parse_length
+
+ID_RE = r"^[a-z0-9][a-z0-9_-]*$"
+LANG_RE = re.compile(r"^[a-z]{2}$")
+MAX_COUNT = 1000  # copies of one item; anything above is a typo, not a print run
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, frozen=False,
+                              populate_by_name=True)
+
+
+def _lang_text(value):
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, dict):
+        bad = [k for k in value if not isinstance(k, str) or not LANG_RE.match(k)]
+        if bad:
+            raise ValueError(f"text per language needs ISO 639-1 codes as keys (es, ko, en), "
+                             f"got {bad[0]!r}")
+        for k, v in value.items():
+            if not isinstance(v, (str, int, float)) or isinstance(v, bool):
+                raise ValueError(f"text for '{k}' must be a string")
+        return {k: str(v) for k, v in value.items()}
+    return value
+
+
+LangText = Annotated[Union[str, dict[str, str]], BeforeValidator(_lang_text)]
+_LENGTH_SCHEMA = {"anyOf": [{"type": "number", "description": "millimetres"},
+                           {"type": "string", "pattern": r"^-?\d*\.?\d+\s*(mm|cm|in|pt|%)?$"}],
+                  "description": "a length: 3mm, 0.25in, 10pt, 50% (of the face); bare numbers are mm"}
+LengthT = Annotated[Length, BeforeValidator(parse_length), WithJsonSchema(_LENGTH_SCHEMA)]
+AbsLength = Annotated[Length, BeforeValidator(lambda v: parse_length(v, allow_percent=False)),
+                      WithJsonSchema(_LENGTH_SCHEMA)]
+Colour = str  # "#rrggbb", "#rgb", a CSS name, or a Jinja template that gives one
+Id = Annotated[str, Field(pattern=ID_RE, max_length=64)]
+
+
+# ---------------------------------------------------------------- layouts
+
+class BoxBase(Strict):
+    id: str | None = None
+    x: LengthT = Length(0)
+    y: LengthT = Length(0)
+    w: LengthT = Length(fraction=1.0)
+    h: LengthT = Length(fraction=1.0)
+    if_: str | None = Field(None, alias="if", description="Jinja expression; the box is drawn only when true")
+    rotate: Literal[0, 90, 180, 270] = 0
+    bleed: bool = Field(False, description="extend the box into the bleed on the sides where it touches the trim")
+    opacity: float = Field(1.0, ge=0, le=1)
+
+
+class StrokeFill(BoxBase):
+    fill: Colour | None = None
+    stroke: Colour | None = None
+    stroke_width: AbsLength = Length(0.5)
+    dash: list[float] | None = None
+
+
+class RectBox(StrokeFill):
+    kind: Literal["rect"]
+    radius: AbsLength = Length(0)
+
+
+class EllipseBox(StrokeFill):
+    """An ellipse inscribed in x, y, w, h (a circle when w == h)."""
+    kind: Literal["ellipse", "circle"]
+
+
+class LineBox(BoxBase):
+    kind: Literal["line"]
+    x2: LengthT
+    y2: LengthT
+    stroke: Colour = "#000000"
+    stroke_width: AbsLength = Length(0.5)
+    dash: list[float] | None = None
+
+
+class PolygonBox(StrokeFill):
+    """Points are in a local grid of `viewbox` units, scaled into x, y, w, h."""
+    kind: Literal["polygon"]
+    points: list[tuple[float, float]] = Field(min_length=2)
+    viewbox: tuple[float, float] = (100, 100)
+    closed: bool = True
+
+
+class TextBox(BoxBase):
+    kind: Literal["text"]
+    text: LangText
+    font: str = "gothic"
+    style: Literal["regular", "bold", "black"] = "regular"
+    size: AbsLength = Length(10)
+    min_size: AbsLength | None = None
+    leading: float = Field(1.2, gt=0.5, le=3)
+    color: Colour = "#000000"
+    align: Literal["left", "center", "right"] = "left"
+    valign: Literal["top", "middle", "bottom"] = "top"
+    wrap: bool = True
+    padding: AbsLength = Length(0)
+
+
+class ImageBox(BoxBase):
+    kind: Literal["image", "svg"]
+    src: str
+    fit: Literal["contain", "cover", "stretch"] = "contain"
+    params: dict[str, str] = Field({}, description="extra variables for an SVG template (values may be templates)")
+
+
+class SlotsBox(StrokeFill):
+    """A row (or column) of N equal slots, e.g. a track or crew-cost boxes."""
+    kind: Literal["slots"]
+    n: int | str = Field(description="count, or a Jinja expression giving one")
+    size: AbsLength | None = Field(None, description="slot size; default fits the box")
+    gap: AbsLength = Length(1)
+    shape: Literal["rect", "circle"] = "rect"
+    radius: AbsLength = Length(0.6)
+    direction: Literal["row", "column"] = "row"
+    align: Literal["start", "center", "end"] = "start"
+    labels: list[str] | str | None = None
+    label_color: Colour = "#000000"
+    label_size: AbsLength | None = None
+
+
+Box = Annotated[Union[RectBox, EllipseBox, LineBox, PolygonBox, TextBox, ImageBox, SlotsBox],
+                Field(discriminator="kind")]
+BOX_KINDS = ["rect", "ellipse", "circle", "line", "polygon", "text", "image", "svg", "slots"]
+
+
+class Layout(Strict):
+    extends: str | None = None
+    description: str | None = None
+    background: Colour | None = Field(None, description="fills the face and its bleed")
+    boxes: list[Box] = []
+
+
+# ---------------------------------------------------------------- content
+
+class Offset(Strict):
+    x: AbsLength = Length(0)
+    y: AbsLength = Length(0)
+
+
+class PrintSettings(Strict):
+    papers: list[str] = Field(["a4"], min_length=1)
+    bleed: AbsLength = Field(parse_length("3mm"))
+    margin: AbsLength = Field(parse_length("5mm"), description="printer-safe margin: nothing closer to the edge")
+    gutter: AbsLength = Length(0)
+    crop_marks: bool = True
+    duplex: Literal["long-edge", "short-edge"] = "long-edge"
+    back_offset: Offset = Offset()
+    rotate: Literal["auto", "never"] = "auto"
+    one_per_page: bool = Field(False, description="also write print-shop PDFs, one face per page")
+
+
+class SizeSpec(Strict):
+    w: AbsLength
+    h: AbsLength
+
+
+class Item(Strict):
+    id: Id
+    count: int = Field(1, ge=1, le=MAX_COUNT)
+    data: dict[str, Any] = {}
+    layout: str | None = None
+    back: str | None = None
+
+
+class Matrix(Strict):
+    """Items as every combination of some values, e.g. 5 suits x 10 values."""
+    id: str = Field(description="Jinja template for each item's id, e.g. '{{ suit }}-{{ value }}'")
+    over: dict[str, list[Any]] = Field(min_length=1)
+    count: int = Field(1, ge=1, le=MAX_COUNT)
+    data: dict[str, Any] = {}
+
+
+class Component(Strict):
+    id: Id
+    name: LangText
+    kind: Literal["card", "map-card", "board", "token", "standee", "tile"] = "card"
+    size: str | SizeSpec = "poker"
+    layout: str
+    back: str | None = None
+    data: dict[str, Any] = {}
+    items: list[Item] = []
+    matrix: Matrix | None = None
+    print: PrintSettings | None = None
+
+    @model_validator(mode="after")
+    def _has_items(self):
+        if not self.items and self.matrix is None:
+            raise ValueError("a component needs 'items' or a 'matrix'")
+        return self
+
+
+class Game(Strict):
+    id: Id
+    title: LangText
+    languages: list[str] = Field(min_length=1)
+    data: dict[str, Any] = {}
+    icons: dict[str, str] = {}
+    print: PrintSettings = PrintSettings()
+    description: LangText | None = None
+
+    @field_validator("languages")
+    @classmethod
+    def _codes(cls, value):
+        for code in value:
+            if not LANG_RE.match(code):
+                raise ValueError(f"'{code}' is not an ISO 639-1 language code (es, ko, en)")
+        if len(set(value)) != len(value):
+            raise ValueError("a language is listed twice")
+        return value
+
+
+class ManifestEntry(Strict):
+    count: int = Field(ge=0)
+    breakdown: dict[str, dict[str, int]] = Field({}, description="by a data key: value -> count")
+    note: str | None = None
+
+
+class Manifest(Strict):
+    components: dict[str, int | ManifestEntry]
+    constants: dict[str, int | float] = {}
+    invariants: list[str] = []
+
+    def entry(self, component_id: str) -> ManifestEntry | None:
+        value = self.components.get(component_id)
+        return ManifestEntry(count=value) if isinstance(value, int) else value

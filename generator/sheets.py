@@ -1,0 +1,243 @@
+"""Write component PDFs: imposed duplex sheets, and one-face-per-page print-shop files."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.pdfgen.canvas import Canvas
+
+from generator import impose, templating
+from generator.content import ComponentSpec, GameContent, ItemSpec
+from generator.errors import ContentError
+from generator.model import PrintSettings
+from generator.render import FaceRenderer, colour
+from generator.sizes import paper_size
+from generator.units import MM
+
+MARK_WIDTH = 0.25  # pt: hairline crop marks
+LABEL_SIZE = 6.0
+
+
+def _r(v: float) -> float:
+    return round(v / MM, 3)
+
+
+def _rect_mm(rect: impose.Rect) -> dict:
+    return {"x": _r(rect.x), "y": _r(rect.y), "w": _r(rect.w), "h": _r(rect.h)}
+
+
+def _box(rect: impose.Rect) -> tuple[float, float, float, float]:
+    return (rect.x, rect.y, rect.x + rect.w, rect.y + rect.h)
+
+
+@dataclass
+class Copy:
+    item: ItemSpec
+    copy: int
+
+
+def copies(comp: ComponentSpec) -> list[Copy]:
+    return [Copy(item, n + 1) for item in comp.items for n in range(item.count)]
+
+
+def new_canvas(path: Path, size, renderer: FaceRenderer, title: str) -> Canvas:
+    face = renderer.fonts.default
+    # initialFontName: otherwise ReportLab puts unembedded Helvetica in every page's resources.
+    canvas = Canvas(str(path), pagesize=size, invariant=1, pageCompression=1,
+                    initialFontName=face.name, initialFontSize=10)
+    canvas.setTitle(title)
+    canvas.setCreator("pnp")
+    canvas.setAuthor("pnp")
+    return canvas
+
+
+def write_sheets(content: GameContent, comp: ComponentSpec, lang: str, paper: str,
+                 settings: PrintSettings, out: Path, rel_path: str) -> dict:
+    """Impose every copy of every item on sheets; backs follow each front sheet for duplex."""
+    renderer = FaceRenderer(content, lang)
+    W, H = paper_size(content.project, paper)
+    w, h = comp.size_pt
+    bleed = settings.bleed.points
+    try:
+        grid = impose.plan((W, H), (w, h), bleed=bleed, margin=settings.margin.points,
+                           gutter=settings.gutter.points, crop_marks=settings.crop_marks,
+                           rotate=settings.rotate)
+    except impose.DoesNotFit as exc:
+        raise ContentError(str(exc), comp.file, comp.line_of.get("size"), "size",
+                           "use a larger paper or a smaller size", code="does-not-fit") from None
+    slots = grid.slots()
+    offset = (settings.back_offset.x.points, settings.back_offset.y.points)
+    all_copies = copies(comp)
+    sheets_total = -(-len(all_copies) // grid.per_sheet)
+    has_backs = any(c.item.back for c in all_copies)
+    name = templating.localize(comp.model.name, lang, content.languages)
+    title = templating.localize(content.game.title, lang, content.languages)
+    canvas = new_canvas(out, (W, H), renderer, f"{title} - {name}")
+    pages, page_no = [], 0
+    comp_ctx = renderer.context(comp, None)
+    for sheet in range(sheets_total):
+        batch = all_copies[sheet * grid.per_sheet:(sheet + 1) * grid.per_sheet]
+        # Front
+        page_no += 1
+        canvas.setTrimBox(_box(grid.trim_box))
+        canvas.setBleedBox(_box(grid.bleed_box))
+        placed = []
+        for slot, cp in zip(slots, batch):
+            ctx = renderer.context(comp, cp.item)
+            _draw_face(canvas, renderer, cp.item.layout, ctx, slot.clip, slot.front, w, h, bleed)
+            placed.append(_slot_entry(comp, cp, slot.trim, bleed, grid.rotated))
+        _draw_marks(canvas, grid)
+        _label(canvas, renderer, grid, f"{title} · {name} · {lang} · {sheet + 1}/{sheets_total} · "
+                                          f"{_side_word('front', lang)}", (W, H))
+        canvas.showPage()
+        pages.append({"page": page_no, "side": "front", "slots": placed})
+        if not has_backs:
+            continue
+        # Back: the mirror image of the front sheet, for a duplex printer.
+        page_no += 1
+        back_sheet = grid.back_sheet_transform(settings.duplex, offset)
+        canvas.setTrimBox(_box(grid.trim_box.mapped(back_sheet)))
+        canvas.setBleedBox(_box(grid.bleed_box.mapped(back_sheet)))
+        placed = []
+        for slot, cp in zip(slots, batch):
+            if not cp.item.back:
+                continue
+            transform = grid.back_transform(slot, settings.duplex, offset)
+            clip = slot.clip.mapped(back_sheet)
+            common = cp.item.back == comp.model.back
+            ctx = comp_ctx if common else renderer.context(comp, cp.item)
+            if common:
+                _draw_common_back(canvas, renderer, comp, cp.item.back, ctx, clip, transform, w, h, bleed)
+            else:
+                _draw_face(canvas, renderer, cp.item.back, ctx, clip, transform, w, h, bleed)
+            placed.append(_slot_entry(comp, cp, impose.Rect(0, 0, w, h).mapped(transform), bleed,
+                                      grid.rotated))
+        _label(canvas, renderer, grid, f"{title} · {name} · {lang} · {sheet + 1}/{sheets_total} · "
+                                          f"{_side_word('back', lang)}", (W, H))
+        canvas.showPage()
+        pages.append({"page": page_no, "side": "back", "slots": placed})
+    canvas.save()
+    for p in pages:
+        p["file"] = rel_path
+    return {"file": {"path": rel_path, "kind": "components", "lang": lang, "paper": paper,
+                     "pages": page_no, "component": comp.id,
+                     "grid": {"cols": grid.cols, "rows": grid.rows, "rotated": grid.rotated},
+                     "duplex": settings.duplex if has_backs else None,
+                     "back_offset_mm": [_r(offset[0]), _r(offset[1])]},
+            "sheets": pages}
+
+
+def write_one_per_page(content: GameContent, comp: ComponentSpec, lang: str,
+                       settings: PrintSettings, out: Path, rel_path: str) -> dict:
+    """Print-shop export: each item's face on a page of its own (trim plus bleed), then its back."""
+    renderer = FaceRenderer(content, lang)
+    w, h = comp.size_pt
+    bleed = settings.bleed.points
+    size = (w + 2 * bleed, h + 2 * bleed)
+    name = templating.localize(comp.model.name, lang, content.languages)
+    title = templating.localize(content.game.title, lang, content.languages)
+    canvas = new_canvas(out, size, renderer, f"{title} - {name} (print shop)")
+    trim = impose.Rect(bleed, bleed, w, h)
+    full = impose.Rect(0, 0, *size)
+    pages, page_no = [], 0
+    comp_ctx = renderer.context(comp, None)
+    place = (1.0, 0.0, 0.0, 1.0, bleed, bleed)
+    for item in comp.items:
+        cp = Copy(item, 1)
+        sides = [("front", item.layout, renderer.context(comp, item))]
+        if item.back:
+            sides.append(("back", item.back, comp_ctx if item.back == comp.model.back
+                          else renderer.context(comp, item)))
+        for side, layout, ctx in sides:
+            page_no += 1
+            canvas.setTrimBox(_box(trim))
+            canvas.setBleedBox(_box(full))
+            _draw_face(canvas, renderer, layout, ctx, full, place, w, h, bleed)
+            canvas.showPage()
+            entry = _slot_entry(comp, cp, trim, bleed, False)
+            entry["copies"] = item.count
+            pages.append({"file": rel_path, "page": page_no, "side": side, "slots": [entry]})
+    canvas.save()
+    return {"file": {"path": rel_path, "kind": "export", "lang": lang, "paper": None,
+                     "pages": page_no, "component": comp.id, "format": "one-per-page"},
+            "sheets": pages}
+
+
+def _slot_entry(comp, cp: Copy, trim: impose.Rect, bleed: float, rotated: bool) -> dict:
+    entry = {"component": comp.id, "item": cp.item.id, "copy": cp.copy, **_rect_mm(trim),
+             "bleed": _r(bleed)}
+    if rotated:
+        entry["rotation"] = 90
+    return entry
+
+
+def _clip(canvas, rect: impose.Rect) -> None:
+    path = canvas.beginPath()
+    path.rect(rect.x, rect.y, rect.w, rect.h)
+    canvas.clipPath(path, stroke=0, fill=0)
+
+
+def _draw_face(canvas, renderer, layout, ctx, clip, transform, w, h, bleed) -> None:
+    canvas.saveState()
+    _clip(canvas, clip)
+    canvas.transform(*transform)
+    try:
+        renderer.draw(canvas, layout, ctx, w, h, bleed)
+    finally:
+        canvas.restoreState()
+
+
+def _draw_common_back(canvas, renderer, comp, layout, ctx, clip, transform, w, h, bleed) -> None:
+    """A back shared by a whole component is drawn once, as a Form XObject, and reused."""
+    name = f"back-{comp.id}"
+    if not canvas.hasForm(name):
+        canvas.beginForm(name, -bleed, -bleed, w + bleed, h + bleed)
+        renderer.draw(canvas, layout, ctx, w, h, bleed)
+        canvas.endForm()
+    canvas.saveState()
+    _clip(canvas, clip)
+    canvas.transform(*transform)
+    canvas.doForm(name)
+    canvas.restoreState()
+
+
+def _draw_marks(canvas, grid: impose.Grid) -> None:
+    canvas.saveState()
+    canvas.setStrokeColor(colour("#000000"))
+    canvas.setLineWidth(MARK_WIDTH)
+    for x1, y1, x2, y2 in grid.marks():
+        canvas.line(x1, y1, x2, y2)
+    canvas.restoreState()
+
+
+_SIDES = {"front": {"es": "anverso", "ko": "앞면", "en": "front"},
+          "back": {"es": "reverso", "ko": "뒷면", "en": "back"}}
+
+
+def _side_word(side: str, lang: str) -> str:
+    return _SIDES[side].get(lang, side)
+
+
+def _label(canvas, renderer, grid: impose.Grid, text: str, paper) -> None:
+    """A small sheet label in the bottom margin, between crop marks, never within 5 mm of the edge."""
+    W, _ = paper
+    bb = grid.bleed_box
+    room = bb.y - impose.MARK_GAP - grid.margin
+    if room < LABEL_SIZE * 1.2:
+        return
+    face = renderer.fonts.default
+    size = LABEL_SIZE
+    canvas.saveState()
+    canvas.setFillColor(colour("#6b6b6b"))
+    canvas.setFont(face.name, size)
+    y = grid.margin + (room - size) / 2 + size * 0.2
+    # centre it between the two crop marks nearest the middle
+    cw, _ = grid.cell
+    cols_x = sorted({grid.x0 + c * (cw + grid.gutter) + dx for c in range(grid.cols) for dx in (0, cw)})
+    left = max([x for x in cols_x if x <= W / 2 + 0.01] or [grid.margin])
+    right = min([x for x in cols_x if x > left + 1] or [W - grid.margin])
+    if face.width(text, size) > right - left - 4:
+        size = max(4.0, size * (right - left - 4) / face.width(text, size))
+        canvas.setFont(face.name, size)
+    canvas.drawCentredString((left + right) / 2, y, text)
+    canvas.restoreState()

@@ -1,0 +1,46 @@
+"""Lengths with units (mm, cm, in, pt, %) for layouts and print settings. Bare numbers are mm."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MM = 72 / 25.4  # points per millimetre
+_UNITS = {"mm": MM, "cm": 10 * MM, "in": 72.0, "pt": 1.0}
+_RE = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(mm|cm|in|pt|%)?\s*$")
+
+
+@dataclass(frozen=True)
+class Length:
+    """A length in points, or a fraction of a reference length (for %)."""
+    points: float = 0.0
+    fraction: float | None = None
+
+    def resolve(self, reference_pt: float) -> float:
+        return self.fraction * reference_pt if self.fraction is not None else self.points
+
+    @property
+    def mm(self) -> float:
+        return self.points / MM
+
+
+def parse_length(value, *, allow_percent: bool = True) -> Length:
+    if isinstance(value, Length):
+        return value
+    if isinstance(value, bool):
+        raise ValueError(f"expected a length like 3mm, 0.25in or 10pt, got {value!r}")
+    if isinstance(value, (int, float)):
+        return Length(float(value) * MM)
+    if isinstance(value, str):
+        match = _RE.match(value)
+        if match:
+            number, unit = float(match.group(1)), match.group(2) or "mm"
+            if unit == "%":
+                if not allow_percent:
+                    raise ValueError(f"'{value}': a percentage is not allowed here")
+                return Length(fraction=number / 100)
+            return Length(number * _UNITS[unit])
+    raise ValueError(f"expected a length like 3mm, 0.25in, 10pt or 50%, got {value!r}")
+
+
+def mm(points: float) -> float:
+    return points / MM
