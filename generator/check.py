@@ -47,6 +47,7 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
         renderer = FaceRenderer(content, lang)
     except ContentError as exc:
         return [Finding.from_error(exc)]
+    findings += _label_glyphs(content, renderer, lang)
     for comp in content.components:
         w, h = comp.size_pt
         where = {"file": rel(comp.file, content.project.root), "component": comp.id}
@@ -68,6 +69,27 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
                 if common:
                     checked_backs.add(item.back)
     return findings
+
+
+def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> list[Finding]:
+    """Names printed on sheet labels (game title, component names) need glyphs too."""
+    from generator import templating
+    face = renderer.fonts.default
+    texts = [("title", content.dir / "game.yaml", None, None, content.game.title)]
+    texts += [("name", c.file, c.line_of.get("name"), c.id, c.model.name) for c in content.components]
+    out = []
+    for box, file, line, comp_id, value in texts:
+        try:
+            text = templating.localize(value, lang, content.languages)
+        except ContentError:
+            continue  # reported by the face checks
+        missing = face.missing(text)
+        if missing:
+            shown = " ".join(f"'{c}' (U+{ord(c):04X})" for c in missing[:8])
+            out.append(Finding("error", "missing-glyph", f"{box} '{text}': the label font has no glyph for {shown}",
+                               file=rel(file), line=line, component=comp_id, lang=lang, box=box,
+                               hint="use characters the bundled font covers"))
+    return out
 
 
 def _faces(renderer, layout, ctx, w, h, info) -> list[Finding]:

@@ -36,9 +36,12 @@ def validate(cls: type[BaseModel], raw: Any, file: Path):
     try:
         return cls.model_validate(raw)
     except ValidationError as exc:
-        err = exc.errors(include_url=False)[0]
-        where_file, line, key = locate(raw, tuple(err["loc"]))
+        # An unknown key explains a "missing" one (a typo), so report it first.
+        order = {"extra_forbidden": 0, "union_tag_invalid": 1, "missing": 3}
+        err = sorted(exc.errors(include_url=False), key=lambda e: order.get(e["type"], 2))[0]
         kind, hint = err["type"], None
+        loc = tuple(err["loc"]) + (("kind",) if kind.startswith("union_tag") else ())
+        where_file, line, key = locate(raw, loc)
         if kind == "extra_forbidden":
             bad = str(err["loc"][-1])
             message = f"unknown key '{bad}'"
@@ -181,6 +184,7 @@ def load_game(project: Project, game_id: str) -> GameContent:
         except ContentError as exc:
             raise exc.located(comp_file, raw.line_of("size"), "size")
         items = _expand_items(comp, raw, comp_file, game)
+        _load_layouts(project, comp, items, raw, comp_file)
         components.append(ComponentSpec(comp, comp_file, dict(raw.key_lines), items, size))
         files.append(comp_file)
     manifest, manifest_raw = None, None
@@ -190,6 +194,24 @@ def load_game(project: Project, game_id: str) -> GameContent:
         manifest = validate(model.Manifest, manifest_raw, manifest_file)
         files.append(manifest_file)
     return GameContent(project, game_dir, game, components, manifest, manifest_raw, files)
+
+
+def _load_layouts(project: Project, comp: model.Component, items: list[ItemSpec], raw: YDict,
+                  file: Path) -> None:
+    """Every layout a component uses must load: a broken layout is a load error, found once."""
+    from generator.layouts import store
+    layouts = store(project.layouts)
+    for item in items:
+        for key, name in (("layout", item.layout), ("back", item.back)):
+            if name is None:
+                continue
+            try:
+                layouts.get(name)
+            except ContentError as exc:
+                if exc.code in ("missing-layout", "bad-layout"):
+                    line = item.line if name not in (comp.layout, comp.back) else raw.line_of(key)
+                    raise exc.located(file, line, key)
+                raise
 
 
 def load_game_yaml(path: Path) -> YDict:

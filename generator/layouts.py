@@ -23,6 +23,7 @@ class LayoutStore:
         self.root = root
         self._cache: dict[str, model.Layout] = {}
         self.files_of: dict[str, list[Path]] = {}
+        self.raw: dict[str, YDict] = {}
 
     def path(self, name: str) -> Path:
         if not isinstance(name, str) or not NAME_RE.match(name):
@@ -35,13 +36,21 @@ class LayoutStore:
             raw, files = self._raw(name, ())
             self._cache[name] = validate(model.Layout, raw, files[0])
             self.files_of[name] = files
+            self.raw[name] = raw
         return self._cache[name]
+
+    def box_location(self, name: str, index: int) -> tuple[Path | None, int | None]:
+        """Where box `index` of layout `name` was written (it may be in a parent layout)."""
+        boxes = self.raw.get(name, {}).get("boxes")
+        if not isinstance(boxes, YList) or index >= len(boxes):
+            return None, None
+        return getattr(boxes[index], "file", None) or boxes.file, boxes.line_of(index)
 
     def _raw(self, name: str, chain: tuple[str, ...]) -> tuple[YDict, list[Path]]:
         path = self.path(name)
         if name in chain:
             loop = " -> ".join((*chain, name))
-            raise ContentError(f"circular extends: {loop}", path, code="circular-extends",
+            raise ContentError(f"circular extends: {loop}", code="circular-extends",
                                hint="a layout cannot extend itself, directly or not")
         if len(chain) > MAX_DEPTH:
             raise ContentError("extends chain too deep", path, code="circular-extends")
@@ -59,7 +68,7 @@ class LayoutStore:
         try:
             parent, files = self._raw(parent_name, (*chain, name))
         except ContentError as exc:
-            if exc.code in ("missing-layout", "bad-layout"):
+            if exc.code in ("missing-layout", "bad-layout", "circular-extends"):
                 raise exc.located(path, raw.line_of("extends"), "extends")
             raise
         return _merge(parent, raw), [path, *files]

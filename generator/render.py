@@ -257,6 +257,8 @@ class FaceRenderer:
         name = "svg" + art.digest(text)
         if not canvas.hasForm(name):
             from reportlab.graphics import renderPDF
+            # Otherwise the renderer selects Helvetica, which would sit unembedded in the PDF.
+            drawing.__dict__["initialFontName"] = self.fonts.default.name
             canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
             renderPDF.draw(drawing, canvas, 0, 0)
             canvas.endForm()
@@ -364,8 +366,12 @@ class FaceRenderer:
                     if value:
                         colour(self.text(value, ctx))
             except ContentError as exc:
+                file, line = self.layouts.box_location(layout_name, index)
+                if exc.file:  # the problem is in an art file: point there
+                    file, line = exc.file, exc.line
                 findings.append(Finding("error", exc.code, f"box '{label}': {exc.message}",
-                                        hint=exc.hint, **info))
+                                        hint=exc.hint, **dict(info, file=rel(file) if file else info["file"],
+                                                              line=line or info.get("line"))))
         return findings
 
     def _check_text(self, box, r: Rect, ctx, info) -> list[Finding]:

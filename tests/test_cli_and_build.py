@@ -1,0 +1,118 @@
+"""The CLI end to end on a copy of the project: duplex options, incremental builds, findings."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from conftest import MM, run_pnp
+from pdfutil import reader
+
+
+def _manifest(root, game="dogfight"):
+    return json.loads((root / "output" / game / "build-manifest.json").read_text())
+
+
+def test_short_edge_flip_and_back_offset(dogfight_copy):
+    root = dogfight_copy
+    run_pnp(root, "print", "--paper", "a4", "--duplex", "short-edge", "--back-offset", "1,-0.5", check=True)
+    m = _manifest(root)
+    path = "output/dogfight/en/allied-planes-a4.pdf"
+    sheets = [s for s in m["sheets"] if s["file"] == path]
+    assert {f["paper"] for f in m["files"] if f["kind"] == "components"} == {"a4"}
+    for front, back in zip(sheets[::2], sheets[1::2]):
+        backs = {(b["item"], b["copy"]): b for b in back["slots"]}
+        for f in front["slots"]:
+            b = backs[(f["item"], f["copy"])]
+            assert b["x"] == pytest.approx(f["x"] + 1.0, abs=0.1)
+            assert b["y"] == pytest.approx(297 - f["y"] - f["h"] - 0.5, abs=0.1)
+
+
+def test_noop_rebuild_builds_nothing_and_a_change_rebuilds_only_its_targets(dogfight_copy):
+    root = dogfight_copy
+    first = run_pnp(root, "print", check=True)
+    assert "18 of 18 files built" in first.stdout
+    pdf = root / "output/dogfight/es/rewards-a4.pdf"
+    before = {p: p.stat().st_mtime_ns for p in (root / "output").rglob("*.pdf")}
+    again = run_pnp(root, "print", check=True)
+    assert "0 of 18 files built" in again.stdout
+    assert {p: p.stat().st_mtime_ns for p in (root / "output").rglob("*.pdf")} == before
+    # Edit one component: only its PDFs (3 languages x 2 papers + 3 print-shop files) rebuild.
+    comp = root / "content/dogfight/components/rewards.yaml"
+    comp.write_text(comp.read_text().replace("Avión alemán derribado", "Avión enemigo derribado"))
+    changed = run_pnp(root, "print", check=True)
+    assert "9 of 18 files built" in changed.stdout
+    assert "Avión enemigo derribado" in reader.__wrapped__(pdf).pages[0].extract_text()
+    # A damaged output is noticed and rebuilt.
+    pdf.write_bytes(b"%PDF-1.4 broken")
+    repaired = run_pnp(root, "print", check=True)
+    assert "1 of 18 files built" in repaired.stdout
+    assert len(reader.__wrapped__(pdf).pages) == 6
+    # A damaged cache only costs a rebuild.
+    (root / "output/.pnp-cache/dogfight.json").write_text("{not json")
+    assert "18 of 18 files built" in run_pnp(root, "print", check=True).stdout
+    assert not list((root / "output").rglob("*.tmp"))
+
+
+def test_missing_glyph_is_an_error_finding_naming_item_language_and_characters(dogfight_copy):
+    root = dogfight_copy
+    comp = root / "content/dogfight/components/allied-planes.yaml"
+    comp.write_text(comp.read_text().replace("ko: 연합군 비행기}", "ko: 연합군 飛行機}"))
+    result = run_pnp(root, "check", "--format", "json")
+    assert result.returncode == 1
+    findings = json.loads(result.stdout)
+    glyphs = [f for f in findings if f["code"] == "missing-glyph"]
+    assert {f.get("box") for f in glyphs} == {"deck", "name"}, findings  # card text and sheet label
+    for f in glyphs:
+        assert f["lang"] == "ko" and f["component"] == "allied-planes"
+        assert "'飛' (U+98DB)" in f["message"] and "'機' (U+6A5F)" in f["message"]
+    card = next(f for f in glyphs if f["box"] == "deck" and f.get("item"))
+    assert card["item"] == "red-1" and "50 items" in card["message"]
+    # print refuses to write anything when check finds errors
+    shutil.rmtree(root / "output", ignore_errors=True)
+    printed = run_pnp(root, "print")
+    assert printed.returncode == 1
+    assert not list((root / "output").rglob("*.pdf")) if (root / "output").exists() else True
+
+
+def test_overflowing_text_is_a_finding(dogfight_copy):
+    root = dogfight_copy
+    comp = root / "content/dogfight/components/allied-planes.yaml"
+    long = "Deflexión: " + "muy " * 60
+    comp.write_text(comp.read_text().replace(
+        'es: "**Deflexión:** quien tenga más de 4 cartas en la mano descarta hasta quedarse con 4."',
+        f'es: "{long}"'))
+    result = run_pnp(root, "check", "--format", "json")
+    assert result.returncode == 1
+    over = [f for f in json.loads(result.stdout) if f["code"] == "text-overflow"]
+    assert len(over) == 1 and over[0]["lang"] == "es" and over[0]["box"] == "deflection"
+    assert "5 items" in over[0]["message"]  # one finding for the five 10s
+
+
+def test_clean_kit_checks_clean(dogfight_copy):
+    result = run_pnp(dogfight_copy, "check")
+    assert result.returncode == 0, result.stdout
+    assert "0 error(s), 0 warning(s)" in result.stdout
+
+
+def test_manifest_count_mismatch(dogfight_copy):
+    root = dogfight_copy
+    manifest = root / "content/dogfight/manifest.yaml"
+    manifest.write_text(manifest.read_text().replace("count: 25", "count: 24"))
+    findings = json.loads(run_pnp(root, "check", "--format", "json").stdout)
+    mismatch = [f for f in findings if f["code"] == "count-mismatch"]
+    assert len(mismatch) == 1 and "24" in mismatch[0]["message"] and "25" in mismatch[0]["message"]
+
+
+def test_schema_command_writes_editor_schemas(tmp_path, dogfight_copy):
+    out = tmp_path / "schema"
+    run_pnp(dogfight_copy, "schema", "--out", str(out), check=True)
+    component = json.loads((out / "component.schema.json").read_text())
+    assert "matrix" in component["properties"] and component["additionalProperties"] is False
+    layout = json.loads((out / "layout.schema.json").read_text())
+    assert "boxes" in layout["properties"]
+    try:
+        import jsonschema  # noqa: F401  (optional: validate a real file against the schema)
+    except ImportError:
+        return
