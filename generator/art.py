@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image
-
 from generator.errors import ContentError
 from generator.yamlload import read_text
 from generator import templating
@@ -33,6 +31,7 @@ class Raster:
 
 @lru_cache(maxsize=256)
 def open_raster(path: Path) -> Raster:
+    from PIL import Image  # only games with raster art pay for importing Pillow
     if path.suffix.lower() not in RASTER:
         raise ContentError(f"'{path.name}' is not PNG or JPEG", path, code="bad-art",
                            hint="use .png or .jpg, or an svg box for .svg")

@@ -265,6 +265,7 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
         progress.step(t.path)
 
     if len(todo) <= 1 or jobs == 1:
+        _CONTENT_CACHE.update({c.id: c for c in games})  # already loaded and checked here
         for t in todo:
             done(t, run_target(str(project.root), t, options))
     else:
@@ -281,7 +282,7 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
     for game, targets in plans.items():
         manifest = build_manifest(game, targets, states[game])
         path = project.output / game / "build-manifest.json"
-        data = json.dumps(manifest, indent=1, ensure_ascii=False).encode()
+        data = json.dumps(manifest, ensure_ascii=False, separators=(",", ":")).encode()
         if not path.exists() or path.read_bytes() != data:
             atomic_write(path, data)
     return {"built": len(todo), "total": sum(len(t) for t in plans.values())}

@@ -62,7 +62,7 @@ def validate(cls: type[BaseModel], raw: Any, file: Path):
             if len(shown) > 60:
                 shown = shown[:57] + "..."
             message = err["msg"].replace("Value error, ", "")
-            if not isinstance(given, (dict, list)):
+            if not isinstance(given, (dict, list)) and shown not in message:
                 message += f" (got {shown})"
         raise ContentError(message, where_file or file, line, key or None, hint,
                            code="schema") from None

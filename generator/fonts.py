@@ -33,7 +33,13 @@ class Face:
         return "".join(sorted({c for c in text if not self.covers(c) and c != "\r"}))
 
     def width(self, text: str, size: float) -> float:
-        return pdfmetrics.stringWidth(text, self.name, size)
+        return _width1(self.name, text) * size
+
+
+@lru_cache(maxsize=65536)
+def _width1(font: str, text: str) -> float:
+    """Width at 1 pt; words repeat across cards, so this is worth remembering."""
+    return pdfmetrics.stringWidth(text, font, 1.0)
 
 
 class FontBook:

@@ -21,6 +21,7 @@ from generator.layouts import LayoutStore, store
 from generator.project import inside
 
 MIN_DPI = 300
+_FITS: dict = {}  # text layouts, shared by the check pass and the render pass of one process
 
 
 @lru_cache(maxsize=512)
@@ -274,6 +275,17 @@ class FaceRenderer:
     # ------------------------------------------------------------ text
     def fit_text(self, box: model.TextBox, r: Rect, ctx):
         text = self.text(box.text, ctx)
+        key = (id(box), text, round(r.w, 3), round(r.h, 3))
+        hit = _FITS.get(key)
+        if hit is not None and hit[0] is box:  # the check pass already laid this text out
+            return hit[1], hit[2]
+        fitted, faces = self._fit_text(box, r, text)
+        if len(_FITS) > 20000:
+            _FITS.clear()
+        _FITS[key] = (box, fitted, faces)
+        return fitted, faces
+
+    def _fit_text(self, box: model.TextBox, r: Rect, text: str):
         faces = {s: self.fonts.face(box.font, s) for s in ("regular", "bold", "black")}
         faces["regular"] = self.fonts.face(box.font, box.style)
         atoms = textflow.parse(text, "regular", self.icons)

@@ -176,6 +176,8 @@ def locate(data: Any, path: tuple) -> tuple[Path | None, int | None, str]:
     node = data
     parts: list[str] = []
     for i, part in enumerate(path):
+        if isinstance(node, YDict) and node.get("kind") == part and i + 1 < len(path):
+            continue  # pydantic names the union member by its tag; it is not a key
         if isinstance(node, YDict) and part in node:
             line = node.line_of(part)
             file = node.file or file
