@@ -110,6 +110,16 @@ class Grid:
                 out.append(Slot(len(out), col, row, trim, clip, front))
         return out
 
+    def clip_for(self, slot: Slot, occupied: set[tuple[int, int]]) -> Rect:
+        """The slot's clip, with full bleed also towards neighbours left empty (a part-filled
+        last sheet), so a slightly-off cut never shows white there."""
+        inner = min(self.bleed, self.gutter / 2)
+        def side(col, row):
+            inside = 0 <= col < self.cols and 0 <= row < self.rows
+            return inner if inside and (col, row) in occupied else self.bleed
+        c, r = slot.col, slot.row
+        return slot.trim.grown(side(c - 1, r), side(c, r + 1), side(c + 1, r), side(c, r - 1))
+
     def back_transform(self, slot: Slot, duplex: str, offset: tuple[float, float]) -> Affine:
         """Face coordinates -> back sheet, so each back lands behind its front after the flip."""
         W, H = self.paper

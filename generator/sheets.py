@@ -82,9 +82,11 @@ def write_sheets(content: GameContent, comp: ComponentSpec, lang: str, paper: st
         canvas.setTrimBox(_box(grid.trim_box))
         canvas.setBleedBox(_box(grid.bleed_box))
         placed = []
-        for slot, cp in zip(slots, batch):
+        occupied = {(s.col, s.row) for s in slots[:len(batch)]}
+        clips = [grid.clip_for(slot, occupied) for slot in slots[:len(batch)]]
+        for slot, clip, cp in zip(slots, clips, batch):
             ctx = renderer.context(comp, cp.item)
-            _draw_face(canvas, renderer, cp.item.layout, ctx, slot.clip, slot.front, w, h, bleed)
+            _draw_face(canvas, renderer, cp.item.layout, ctx, clip, slot.front, w, h, bleed)
             placed.append(_slot_entry(comp, cp, slot.trim, bleed, grid.rotated))
         _draw_marks(canvas, grid)
         _label(canvas, renderer, grid, f"{title} · {name} · {lang} · {sheet + 1}/{sheets_total} · "
@@ -99,11 +101,11 @@ def write_sheets(content: GameContent, comp: ComponentSpec, lang: str, paper: st
         canvas.setTrimBox(_box(grid.trim_box.mapped(back_sheet)))
         canvas.setBleedBox(_box(grid.bleed_box.mapped(back_sheet)))
         placed = []
-        for slot, cp in zip(slots, batch):
+        for slot, front_clip, cp in zip(slots, clips, batch):
             if not cp.item.back:
                 continue
             transform = grid.back_transform(slot, settings.duplex, offset)
-            clip = slot.clip.mapped(back_sheet)
+            clip = front_clip.mapped(back_sheet)
             common = cp.item.back == comp.model.back
             ctx = comp_ctx if common else renderer.context(comp, cp.item)
             if common:

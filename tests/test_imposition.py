@@ -96,3 +96,15 @@ def test_back_offset_moves_every_back():
 def test_face_bigger_than_the_sheet_is_refused_clearly():
     with pytest.raises(impose.DoesNotFit, match="does not fit"):
         impose.plan(PAPERS["a4"], (300 * MM, 400 * MM), bleed=3 * MM, margin=5 * MM)
+
+
+def test_part_filled_sheet_gives_bleed_towards_empty_neighbours():
+    g = grid()
+    slots = g.slots()
+    last = slots[6]  # bottom-left, alone on the last row of a sheet holding 7 cards
+    occupied = {(s.col, s.row) for s in slots[:7]}
+    clip = g.clip_for(last, occupied)
+    assert clip.x + clip.w == pytest.approx(last.trim.x + last.trim.w + 3 * MM)  # right neighbour empty
+    assert clip.y + clip.h == pytest.approx(last.trim.y + last.trim.h)  # card above: shared cut
+    full = {(s.col, s.row) for s in slots}
+    assert g.clip_for(slots[4], full) == slots[4].clip
