@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from generator import model, templating
 from generator.errors import ContentError
-from generator.project import Project
+from generator.project import Project, inside
 from generator.sizes import face_size
 from generator.yamlload import YDict, load_yaml, locate
 
@@ -165,6 +165,14 @@ def load_game(project: Project, game_id: str) -> GameContent:
         raise ContentError(f"id '{game.id}' differs from the folder name '{game_id}'", game_file,
                            raw_game.line_of("id"), "id", "rename one of them", code="schema")
     files = [game_file]
+    for name, rel_path in game.data_files.items():
+        path = inside(game_dir, rel_path, what="data file", file=game_file,
+                      line=raw_game["data_files"].line_of(name), key=f"data_files.{name}")
+        if name in game.data:
+            raise ContentError(f"'{name}' is both in data and data_files", game_file,
+                               raw_game["data_files"].line_of(name), f"data_files.{name}", code="schema")
+        game.data[name] = load_yaml(path)
+        files.append(path)
     components: list[ComponentSpec] = []
     comp_dir = game_dir / "components"
     comp_files = sorted(comp_dir.glob("*.yaml")) if comp_dir.is_dir() else []

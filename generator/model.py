@@ -209,6 +209,7 @@ class Game(Strict):
     title: LangText
     languages: list[str] = Field(min_length=1)
     data: dict[str, Any] = {}
+    data_files: dict[str, str] = Field({}, description="name -> YAML file in the game folder, added to data")
     icons: dict[str, str] = {}
     print: PrintSettings = PrintSettings()
     description: LangText | None = None

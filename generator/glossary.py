@@ -1,0 +1,66 @@
+"""A game's glossary: every term in every language, with the forms it takes in the texts.
+
+The rulebook, the validator and the card texts share it: a term's first form is canonical;
+`component` links a physical component to its manifest id.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import Field, model_validator
+
+from generator.content import validate
+from generator.model import ID_RE, LANG_RE, Strict
+from generator.yamlload import YDict, load_yaml
+
+
+class Term(Strict):
+    model_config = Strict.model_config | {"extra": "allow"}  # language codes are the other keys
+    id: str = Field(pattern=ID_RE)
+    component: str | None = None
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _forms(self):
+        extra = self.model_extra or {}
+        for key, value in extra.items():
+            if not LANG_RE.match(key):
+                raise ValueError(f"unknown key '{key}' (terms have id, component, note and language codes)")
+            if isinstance(value, str):
+                extra[key] = [value]
+            elif not (isinstance(value, list) and value and all(isinstance(v, str) for v in value)):
+                raise ValueError(f"'{key}' must be a list of forms")
+        return self
+
+    def forms(self, lang: str) -> list[str]:
+        return list((self.model_extra or {}).get(lang) or [])
+
+
+class GlossaryFile(Strict):
+    terms: list[Term]
+
+
+@dataclass
+class Glossary:
+    path: Path
+    terms: list[Term]
+    raw: YDict
+
+    def line_of(self, index: int) -> int | None:
+        return self.raw["terms"].line_of(index)
+
+    def term(self, term_id: str) -> Term | None:
+        return next((t for t in self.terms if t.id == term_id), None)
+
+    def for_component(self, component_id: str) -> list[Term]:
+        return [t for t in self.terms if t.component == component_id]
+
+
+def load_glossary(game_dir: Path) -> Glossary | None:
+    path = game_dir / "glossary.yaml"
+    if not path.exists():
+        return None
+    raw = load_yaml(path)
+    data = validate(GlossaryFile, raw, path)
+    return Glossary(path, data.terms, raw)
