@@ -214,7 +214,7 @@ def _load_layouts(project: Project, comp: model.Component, items: list[ItemSpec]
             if name is None:
                 continue
             try:
-                layouts.get(name)
+                layouts.get_tree(name)
             except ContentError as exc:
                 if exc.code in ("missing-layout", "bad-layout"):
                     line = item.line if name not in (comp.layout, comp.back) else raw.line_of(key)

@@ -157,6 +157,15 @@ class Grid:
         return out
 
 
+def cut_lines(grid: "Grid") -> list[tuple[float, float, float, float]]:
+    """Every trim line drawn across the whole grid: for token sheets cut with a ruler."""
+    cw, ch = grid.cell
+    tb = grid.trim_box
+    xs = sorted({round(grid.x0 + c * (cw + grid.gutter) + dx, 4) for c in range(grid.cols) for dx in (0, cw)})
+    ys = sorted({round(grid.y0 + r * (ch + grid.gutter) + dy, 4) for r in range(grid.rows) for dy in (0, ch)})
+    return ([(x, tb.y, x, tb.y + tb.h) for x in xs] + [(tb.x, y, tb.x + tb.w, y) for y in ys])
+
+
 class DoesNotFit(ValueError):
     pass
 

@@ -39,6 +39,25 @@ class LayoutStore:
             self.raw[name] = raw
         return self._cache[name]
 
+    def get_tree(self, name: str, _chain: tuple[str, ...] = ()) -> model.Layout:
+        """A layout and every layout its repeat boxes draw, all loaded (errors located)."""
+        layout = self.get(name)
+        for index, box in enumerate(layout.boxes):
+            if box.kind != "repeat":
+                continue
+            if box.layout in _chain or box.layout == name:
+                file, line = self.box_location(name, index)
+                raise ContentError(f"repeat draws '{box.layout}', which contains this layout",
+                                   file, line, "layout", code="circular-extends")
+            try:
+                self.get_tree(box.layout, (*_chain, name))
+            except ContentError as exc:
+                if exc.code in ("missing-layout", "bad-layout"):
+                    file, line = self.box_location(name, index)
+                    raise exc.located(file, line, "layout")
+                raise
+        return layout
+
     def box_location(self, name: str, index: int) -> tuple[Path | None, int | None]:
         """Where box `index` of layout `name` was written (it may be in a parent layout)."""
         boxes = self.raw.get(name, {}).get("boxes")

@@ -57,7 +57,7 @@ class BoxBase(Strict):
     w: LengthT = Length(fraction=1.0)
     h: LengthT = Length(fraction=1.0)
     if_: str | None = Field(None, alias="if", description="Jinja expression; the box is drawn only when true")
-    rotate: Literal[0, 90, 180, 270] = 0
+    rotate: float | str = Field(0, description="degrees counter-clockwise about the box centre, or an expression")
     bleed: bool = Field(False, description="extend the box into the bleed on the sides where it touches the trim")
     opacity: float = Field(1.0, ge=0, le=1)
 
@@ -133,9 +133,22 @@ class SlotsBox(StrokeFill):
     label_size: AbsLength | None = None
 
 
-Box = Annotated[Union[RectBox, EllipseBox, LineBox, PolygonBox, TextBox, ImageBox, SlotsBox],
+class RepeatBox(BoxBase):
+    """Draw another layout once per element of a list, in a grid of cells filling the box.
+
+    Each cell sees the item's data plus `cell` (the element), `index` (from 0) and `count`.
+    """
+    kind: Literal["repeat"]
+    over: str = Field(description="expression giving a list, e.g. 'ships[ship].maneuvers'")
+    layout: str = Field(description="the layout drawn in each cell")
+    cols: int = Field(1, ge=1, le=50)
+    rows: int | None = Field(None, ge=1, le=50, description="default: as many as the list needs")
+    gap: AbsLength = Length(0)
+
+
+Box = Annotated[Union[RectBox, EllipseBox, LineBox, PolygonBox, TextBox, ImageBox, SlotsBox, RepeatBox],
                 Field(discriminator="kind")]
-BOX_KINDS = ["rect", "ellipse", "circle", "line", "polygon", "text", "image", "svg", "slots"]
+BOX_KINDS = ["rect", "ellipse", "circle", "line", "polygon", "text", "image", "svg", "slots", "repeat"]
 
 
 class Layout(Strict):
@@ -161,6 +174,7 @@ class PrintSettings(Strict):
     duplex: Literal["long-edge", "short-edge"] = "long-edge"
     back_offset: Offset = Offset()
     rotate: Literal["auto", "never"] = "auto"
+    cut_lines: bool = Field(False, description="draw every trim line across the sheet (token sheets)")
     one_per_page: bool = Field(False, description="also write print-shop PDFs, one face per page")
 
 

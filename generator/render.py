@@ -112,29 +112,77 @@ class FaceRenderer:
         return rect
 
     # ------------------------------------------------------------ walking
-    def draw(self, canvas, layout_name: str, ctx: dict, w: float, h: float, bleed: float) -> None:
+    def draw(self, canvas, layout_name: str, ctx: dict, w: float, h: float, bleed: float,
+             depth: int = 0) -> None:
         layout = self.layouts.get(layout_name)
-        self._face = (w, h)  # lines are drawn between two points of the face
         if layout.background:
             canvas.setFillColor(colour(self.text(layout.background, ctx)))
             canvas.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
         for box in layout.boxes:
             if box.if_ is not None and not templating.evaluate(box.if_, ctx):
                 continue
+            self._face = (w, h)  # lines are drawn between two points of the face
             rect = self.box_rect(box, w, h, bleed)
             canvas.saveState()
-            if box.rotate:
+            angle = self.angle(box, ctx)
+            if angle:
                 cx, cy = rect.x + rect.w / 2, rect.y + rect.h / 2
                 canvas.translate(cx, cy)
-                canvas.rotate(box.rotate)
-                if box.rotate in (90, 270):
+                canvas.rotate(angle)
+                if angle % 180 == 90:
                     rect = Rect(-rect.h / 2, -rect.w / 2, rect.h, rect.w)
                 else:
                     rect = Rect(-rect.w / 2, -rect.h / 2, rect.w, rect.h)
             if box.opacity < 1:
                 canvas.setFillAlpha(box.opacity)
                 canvas.setStrokeAlpha(box.opacity)
-            self._DRAW[box.kind](self, canvas, box, rect, ctx)
+            if box.kind == "repeat":
+                self._draw_repeat(canvas, box, rect, ctx, depth)
+            else:
+                self._DRAW[box.kind](self, canvas, box, rect, ctx)
+            canvas.restoreState()
+
+    def angle(self, box, ctx) -> float:
+        value = box.rotate
+        if isinstance(value, str):
+            result = templating.evaluate(value, ctx)
+            try:
+                value = float(result)
+            except (TypeError, ValueError):
+                raise ContentError(f"rotate '{box.rotate}' gives {result!r}, not a number",
+                                   code="template") from None
+        return value % 360
+
+    def cells(self, box, r: Rect, ctx) -> list[tuple[Rect, dict]]:
+        """The cells of a repeat box: where each element goes, and what it sees."""
+        elements = templating.evaluate(box.over, ctx)
+        if isinstance(elements, dict):
+            elements = list(elements.values())
+        if not isinstance(elements, (list, tuple)):
+            raise ContentError(f"repeat over '{box.over}' gives {type(elements).__name__}, not a list",
+                               code="template", hint="the expression must give a list")
+        if len(elements) > 500:
+            raise ContentError(f"repeat over {len(elements)} elements (limit 500)", code="schema")
+        cols = box.cols
+        rows = box.rows or max(1, -(-len(elements) // cols))
+        gap = box.gap.points
+        cw, ch = (r.w - gap * (cols - 1)) / cols, (r.h - gap * (rows - 1)) / rows
+        out = []
+        for i, element in enumerate(elements[: cols * rows]):
+            col, row = i % cols, i // cols
+            cell = Rect(r.x + col * (cw + gap), r.y + r.h - (row + 1) * ch - row * gap, cw, ch)
+            cell_ctx = {**ctx, "cell": templating.localize(element, self.lang, self.languages),
+                        "index": i, "count": len(elements)}
+            out.append((cell, cell_ctx))
+        return out
+
+    def _draw_repeat(self, canvas, box, r: Rect, ctx, depth: int):
+        if depth > 4:
+            raise ContentError("repeat boxes nested more than 4 deep", code="schema")
+        for cell, cell_ctx in self.cells(box, r, ctx):
+            canvas.saveState()
+            canvas.translate(cell.x, cell.y)
+            self.draw(canvas, box.layout, cell_ctx, cell.w, cell.h, 0, depth + 1)
             canvas.restoreState()
 
     # ------------------------------------------------------------ box kinds
@@ -354,18 +402,20 @@ class FaceRenderer:
         canvas.restoreState()
 
     # ------------------------------------------------------------ checking
-    def check(self, layout_name: str, ctx: dict, w: float, h: float, where: dict) -> list[Finding]:
+    def check(self, layout_name: str, ctx: dict, w: float, h: float, where: dict,
+              depth: int = 0) -> list[Finding]:
         """Findings for one face: overflowing text, missing glyphs, missing or low-res art."""
         findings: list[Finding] = []
         layout = self.layouts.get(layout_name)
         for index, box in enumerate(layout.boxes):
             label = box.id or f"boxes[{index}]"
-            info = dict(where, box=label, lang=self.lang)
+            info = dict(where, box=label if not depth else f"{where.get('box')}/{label}", lang=self.lang)
             try:
                 if box.if_ is not None and not templating.evaluate(box.if_, ctx):
                     continue
+                self._face = (w, h)
                 r = self.box_rect(box, w, h, 0)
-                if box.rotate in (90, 270):
+                if self.angle(box, ctx) % 180 == 90:
                     r = Rect(r.x, r.y, r.h, r.w)
                 if box.kind == "text":
                     findings += self._check_text(box, r, ctx, info)
@@ -373,6 +423,11 @@ class FaceRenderer:
                     findings += self._check_art(box, r, ctx, info)
                 elif box.kind == "slots":
                     self.slot_count(box, ctx)
+                elif box.kind == "repeat":
+                    if depth > 4:
+                        raise ContentError("repeat boxes nested more than 4 deep", code="schema")
+                    for cell, cell_ctx in self.cells(box, r, ctx):
+                        findings += self.check(box.layout, cell_ctx, cell.w, cell.h, info, depth + 1)
                 for field in ("fill", "stroke", "color"):
                     value = getattr(box, field, None)
                     if value:
@@ -381,7 +436,7 @@ class FaceRenderer:
                 file, line = self.layouts.box_location(layout_name, index)
                 if exc.file:  # the problem is in an art file: point there
                     file, line = exc.file, exc.line
-                findings.append(Finding("error", exc.code, f"box '{label}': {exc.message}",
+                findings.append(Finding("error", exc.code, f"box '{info['box']}': {exc.message}",
                                         hint=exc.hint, **dict(info, file=rel(file) if file else info["file"],
                                                               line=line or info.get("line"))))
         return findings

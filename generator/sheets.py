@@ -89,6 +89,8 @@ def write_sheets(content: GameContent, comp: ComponentSpec, lang: str, paper: st
             _draw_face(canvas, renderer, cp.item.layout, ctx, clip, slot.front, w, h, bleed)
             placed.append(_slot_entry(comp, cp, slot.trim, bleed, grid.rotated))
         _draw_marks(canvas, grid)
+        if settings.cut_lines:
+            _draw_cut_lines(canvas, grid)
         _label(canvas, renderer, grid, f"{title} · {name} · {lang} · {sheet + 1}/{sheets_total} · "
                                           f"{_side_word('front', lang)}", (W, H))
         canvas.showPage()
@@ -208,6 +210,15 @@ def _draw_marks(canvas, grid: impose.Grid) -> None:
     canvas.setStrokeColor(colour("#000000"))
     canvas.setLineWidth(MARK_WIDTH)
     for x1, y1, x2, y2 in grid.marks():
+        canvas.line(x1, y1, x2, y2)
+    canvas.restoreState()
+
+
+def _draw_cut_lines(canvas, grid: impose.Grid) -> None:
+    canvas.saveState()
+    canvas.setStrokeColor(colour("#8c8c8c"))
+    canvas.setLineWidth(0.35)
+    for x1, y1, x2, y2 in impose.cut_lines(grid):
         canvas.line(x1, y1, x2, y2)
     canvas.restoreState()
 
