@@ -189,8 +189,9 @@ def save_state(project: Project, game: str, state: GameState) -> None:
 
 @contextmanager
 def build_lock(project: Project):
-    project.output.mkdir(parents=True, exist_ok=True)
-    path = project.output / ".pnp.lock"
+    """One build at a time per project. The lock file sits at the project root, so a build
+    that stops on bad content leaves output/ untouched."""
+    path = project.root / ".pnp.lock"
     fh = open(path, "a+")
     try:
         fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -246,6 +247,10 @@ def build_manifest(game: str, targets: list[Target], state: GameState) -> dict:
 def build(project: Project, games: list, options: Options, log=print) -> dict:
     """Build every target of `games` (loaded GameContent) that is out of date. Returns counts."""
     plans = {content.id: plan_targets(project, content, options) for content in games}
+    # Leftovers of a build that was killed: we hold the lock, so no one else is writing them.
+    for game in plans:
+        for stale in (project.output / game).rglob(".*.tmp") if (project.output / game).is_dir() else ():
+            stale.unlink(missing_ok=True)
     todo: list[Target] = []
     states = {g: load_state(project, g) for g in plans}
     for game, targets in plans.items():
