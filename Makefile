@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PNP := $(BIN)/pnp
 
-.PHONY: print test check bench setup clean
+.PHONY: print test check bench fuzz setup clean
 
 setup: $(STAMP)
 
@@ -25,6 +25,10 @@ check: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/pytest -q
+
+# 2 x 1,000 hypothesis examples against the loader and the checker; prints the count.
+fuzz: $(STAMP)
+	PNP_FUZZ_EXAMPLES=1000 $(BIN)/pytest -q -s -p no:logging tests/test_fuzz.py
 
 bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_print.py

@@ -80,9 +80,11 @@ def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> li
     out = []
     for box, file, line, comp_id, value in texts:
         try:
-            text = templating.localize(value, lang, content.languages)
-        except ContentError:
-            continue  # reported by the face checks
+            text = templating.pick(value, lang)
+        except ContentError as exc:
+            out.append(Finding("error", exc.code, f"{box}: {exc.message}", file=rel(file), line=line,
+                               component=comp_id, lang=lang, box=box, hint=exc.hint))
+            continue
         missing = face.missing(text)
         if missing:
             shown = " ".join(f"'{c}' (U+{ord(c):04X})" for c in missing[:8])

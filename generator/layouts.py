@@ -81,7 +81,14 @@ class LayoutStore:
         raw = load_yaml(path)
         if not isinstance(raw, YDict):
             raise ContentError("a layout must be a mapping with 'boxes'", path, 1, code="schema")
+        boxes = raw.get("boxes")
+        if boxes is not None and not (isinstance(boxes, YList) and all(isinstance(b, YDict) for b in boxes)):
+            raise ContentError("'boxes' must be a list of boxes (mappings with a kind)", path,
+                               raw.line_of("boxes"), "boxes", code="schema")
         parent_name = raw.get("extends")
+        if parent_name is not None and not isinstance(parent_name, str):
+            raise ContentError("'extends' must be a layout name", path, raw.line_of("extends"), "extends",
+                               code="schema")
         if parent_name is None:
             return raw, [path]
         try:
@@ -104,10 +111,11 @@ def _merge(parent: YDict, child: YDict) -> YDict:
     boxes = YList(parent.get("boxes") or [])
     boxes.file, boxes.line = child.file, child.line
     boxes.item_lines = list(getattr(parent.get("boxes"), "item_lines", [None] * len(boxes)))
-    index = {b.get("id"): i for i, b in enumerate(boxes) if isinstance(b, dict) and b.get("id")}
+    index = {b.get("id"): i for i, b in enumerate(boxes)
+             if isinstance(b, dict) and isinstance(b.get("id"), str)}
     child_boxes = child.get("boxes") or []
     for j, box in enumerate(child_boxes):
-        box_id = box.get("id") if isinstance(box, dict) else None
+        box_id = box.get("id") if isinstance(box, dict) and isinstance(box.get("id"), str) else None
         line = child_boxes.line_of(j) if hasattr(child_boxes, "line_of") else None
         if box_id in index:
             combined = YDict({**boxes[index[box_id]], **box})

@@ -246,10 +246,10 @@ class ManifestEntry(Strict):
 
 
 class Manifest(Strict):
-    components: dict[str, int | ManifestEntry]
+    components: dict[str, Annotated[int, Field(ge=0)] | ManifestEntry]
     constants: dict[str, int | float] = {}
     invariants: list[str] = []
 
     def entry(self, component_id: str) -> ManifestEntry | None:
         value = self.components.get(component_id)
-        return ManifestEntry(count=value) if isinstance(value, int) else value
+        return ManifestEntry.model_construct(count=value, breakdown={}, note=None) if isinstance(value, int) else value

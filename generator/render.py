@@ -5,6 +5,7 @@ origin at the face's bottom-left trim corner, in points. One engine serves every
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -21,14 +22,17 @@ from generator.layouts import LayoutStore, store
 from generator.project import inside
 
 MIN_DPI = 300
+_HTML_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(\s[^<>]*)?/?>")
 _FITS: dict = {}  # text layouts, shared by the check pass and the render pass of one process
 
 
 @lru_cache(maxsize=512)
 def colour(value: str):
     try:
+        if not isinstance(value, str):
+            raise ValueError
         return colors.toColor(value.strip())
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, AssertionError, TypeError, IndexError):
         raise ContentError(f"'{value}' is not a colour", code="bad-colour",
                            hint="use #rrggbb, #rgb or a CSS colour name") from None
 
@@ -65,7 +69,7 @@ class FaceRenderer:
                 ctx.update(templating.localize(item.data, self.lang, self.languages))
                 ctx["item"] = {"id": item.id, "count": item.count}
             ctx["component"] = {"id": comp.id,
-                                "name": templating.localize(comp.model.name, self.lang, self.languages)}
+                                "name": templating.pick(comp.model.name, self.lang)}
             ctx["lang"] = self.lang
             # Data strings may themselves be templates over the item's data (an effect text
             # "Hace {{ damage }} daño"), so the card and the rulebook share one source.
@@ -444,6 +448,12 @@ class FaceRenderer:
     def _check_text(self, box, r: Rect, ctx, info) -> list[Finding]:
         out = []
         fitted, faces = self.fit_text(box, r, ctx)
+        tag = _HTML_TAG.search(fitted.text)
+        if tag:
+            out.append(Finding("error", "raw-html",
+                               f"box '{info['box']}': text contains HTML markup {tag.group(0)[:40]!r}; refused",
+                               hint="text is not HTML: use **bold** and :icon:, and write < as a plain character "
+                                    "only when it is not followed by a tag name", **info))
         used = {s for line in fitted.lines for a in line.atoms for _, s in a.segments}
         missing = "".join(sorted({c for s in used or {"regular"} for c in faces[s].missing(fitted.text)}))
         if missing:

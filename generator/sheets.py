@@ -70,8 +70,8 @@ def write_sheets(content: GameContent, comp: ComponentSpec, lang: str, paper: st
     all_copies = copies(comp)
     sheets_total = -(-len(all_copies) // grid.per_sheet)
     has_backs = any(c.item.back for c in all_copies)
-    name = templating.localize(comp.model.name, lang, content.languages)
-    title = templating.localize(content.game.title, lang, content.languages)
+    name = templating.pick(comp.model.name, lang)
+    title = templating.pick(content.game.title, lang)
     canvas = new_canvas(out, (W, H), renderer, f"{title} - {name}")
     pages, page_no = [], 0
     comp_ctx = renderer.context(comp, None)
@@ -138,8 +138,8 @@ def write_one_per_page(content: GameContent, comp: ComponentSpec, lang: str,
     w, h = comp.size_pt
     bleed = settings.bleed.points
     size = (w + 2 * bleed, h + 2 * bleed)
-    name = templating.localize(comp.model.name, lang, content.languages)
-    title = templating.localize(content.game.title, lang, content.languages)
+    name = templating.pick(comp.model.name, lang)
+    title = templating.pick(content.game.title, lang)
     canvas = new_canvas(out, size, renderer, f"{title} - {name} (print shop)")
     trim = impose.Rect(bleed, bleed, w, h)
     full = impose.Rect(0, 0, *size)

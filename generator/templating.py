@@ -110,3 +110,13 @@ def localize(value: Any, lang: str, languages: tuple[str, ...]) -> Any:
     if isinstance(value, list):
         return [localize(v, lang, languages) for v in value]
     return value
+
+
+def pick(value: Any, lang: str) -> str:
+    """A LangText field (a string, or one string per language) in `lang`."""
+    if isinstance(value, dict):
+        if lang not in value:
+            raise ContentError(f"no '{lang}' text (has {', '.join(value)})", hint=f"add a '{lang}:' entry",
+                               code="missing-language")
+        return value[lang]
+    return value

@@ -1,0 +1,123 @@
+"""Faces as pictures for the rulebook: one face drawn by the component engine, rasterised.
+
+A face is drawn with the same FaceRenderer as the card sheets into a one-page PDF (ReportLab),
+rasterised with pypdfium2 at 300 dpi of its printed size and saved as PNG in a cache folder.
+The file name is a hash of everything the picture depends on (layout files, art, fonts, the
+item's data, size, pixels, pnp's drawing code), so a rulebook rebuild reuses the pictures and
+a changed card redraws only itself.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.content import ComponentSpec, GameContent, ItemSpec
+from generator.errors import ContentError
+from generator.render import FaceRenderer
+
+DPI = 300
+CODE = Path(__file__).resolve().parent
+_CODE_FILES = ("render.py", "textflow.py", "art.py", "fonts.py", "layouts.py", "figures.py")
+
+
+@dataclass(frozen=True)
+class Picture:
+    path: Path
+    width_px: int
+    height_px: int
+    face_w_pt: float
+    face_h_pt: float
+
+
+def _digest_tree(h, folder: Path) -> None:
+    if not folder.is_dir():
+        return
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        h.update(str(path.relative_to(folder)).encode())
+        stat = path.stat()
+        if stat.st_size > 512 * 1024:  # fonts: size and mtime say enough, and hashing costs
+            h.update(f"{stat.st_size}:{stat.st_mtime_ns}".encode())
+        else:
+            h.update(path.read_bytes())
+
+
+def world_digest(content: GameContent) -> str:
+    """Everything outside an item's data that a face depends on."""
+    h = hashlib.sha256()
+    for name in _CODE_FILES:
+        h.update((CODE / name).read_bytes())
+    _digest_tree(h, content.project.layouts)
+    _digest_tree(h, content.project.fonts)
+    for path in sorted(content.dir.rglob("*")):
+        if path.is_file() and path.suffix.lower() in (".svg", ".png", ".jpg", ".jpeg"):
+            h.update(str(path.relative_to(content.dir)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+class FaceCache:
+    """Rasterised faces of one game in one language, cached as PNG files in `folder`."""
+
+    def __init__(self, content: GameContent, lang: str, folder: Path, world: str | None = None):
+        self.content = content
+        self.lang = lang
+        self.folder = folder
+        self.world = world or world_digest(content)
+        self._renderer: FaceRenderer | None = None
+        self.drawn = 0  # faces drawn (cache misses), for tests and benchmarks
+
+    @property
+    def renderer(self) -> FaceRenderer:
+        if self._renderer is None:
+            self._renderer = FaceRenderer(self.content, self.lang)
+        return self._renderer
+
+    def face(self, comp: ComponentSpec, item: ItemSpec, side: str, width_pt: float) -> Picture:
+        """The PNG of one side of one item, rasterised for printing `width_pt` wide at 300 dpi."""
+        if side not in ("front", "back"):
+            raise ContentError(f"side '{side}' is neither front nor back", code="rules-figure",
+                               hint="use side='front' or side='back'")
+        layout = item.layout if side == "front" else item.back
+        if layout is None:
+            raise ContentError(f"item '{item.id}' of '{comp.id}' has no back", code="rules-figure",
+                               hint="use side='front', or give the component a 'back:' layout")
+        renderer = self.renderer
+        common_back = side == "back" and layout == comp.model.back
+        ctx = renderer.context(comp, None if common_back else item)
+        w, h = comp.size_pt
+        px_w = max(8, round(width_pt / 72 * DPI))
+        scale = px_w / w
+        px_h = max(8, round(h * scale))
+        key = hashlib.sha256(json.dumps(
+            [self.world, self.lang, comp.id, layout, side, round(w, 3), round(h, 3), px_w, px_h, ctx],
+            sort_keys=True, default=repr, ensure_ascii=False).encode()).hexdigest()[:24]
+        path = self.folder / f"{self.content.id}-{comp.id}-{item.id}-{side}-{key}.png"
+        if not path.exists():
+            self._draw(path, layout, ctx, w, h, scale)
+            self.drawn += 1
+        return Picture(path, px_w, px_h, w, h)
+
+    def _draw(self, path: Path, layout: str, ctx: dict, w: float, h: float, scale: float) -> None:
+        import pypdfium2 as pdfium
+        from reportlab.pdfgen.canvas import Canvas
+        renderer = self.renderer
+        buffer = io.BytesIO()
+        # initialFontName: no unembedded Helvetica (the picture is pixels anyway, but keep it clean)
+        canvas = Canvas(buffer, pagesize=(w, h), invariant=1, pageCompression=0,
+                        initialFontName=renderer.fonts.default.name, initialFontSize=10)
+        renderer.draw(canvas, layout, ctx, w, h, 0.0)
+        canvas.showPage()
+        canvas.save()
+        pdf = pdfium.PdfDocument(buffer.getvalue())
+        try:
+            image = pdf[0].render(scale=scale, may_draw_forms=True).to_pil().convert("RGB")
+        finally:
+            pdf.close()
+        self.folder.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        image.save(tmp, format="PNG", dpi=(DPI, DPI), compress_level=6)
+        os.replace(tmp, path)

@@ -1,0 +1,479 @@
+"""Rulebooks: content/<game>/rules/<lang>.md (Markdown + Jinja) to HTML to PDF with WeasyPrint.
+
+    render_rulebook(content, lang, paper, out_path) -> {"pages": N, "sections": [...], ...}
+    render_bilingual(content, lang_a, lang_b, paper, out_path) -> the same
+    rulebook_html(content, lang, paper) / bilingual_html(...) -> the final HTML
+
+Stages, each with one job:
+- sources (`rules_source.parse_rules`): numbered sections, checked for gaps and, across
+  languages, for the same numbers as the game's first language (the alignment keys);
+- each section's Jinja blocks run in the sandbox over the game's data (`rulebook_data`);
+- Markdown becomes escaped HTML (`markup`); helper HTML (tables, figures) comes back in;
+- Korean words are wrapped so they never break (WeasyPrint ignores `word-break: keep-all`);
+- the page template (`templates/rulebook/*.html` and `rulebook.css`) assembles cover, table of
+  contents and sections, and WeasyPrint lays it out. Its URL fetcher refuses the network and
+  every file outside the game folder, templates/, the fonts and the picture cache.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from jinja2 import FileSystemLoader, TemplateError
+from jinja2.sandbox import SandboxedEnvironment, SecurityError
+from markupsafe import Markup
+
+from generator import art, markup, templating
+from generator.content import GameContent
+from generator.errors import ContentError, rel
+from generator.figures import FaceCache, world_digest
+from generator.glossary import load_glossary
+from generator.project import inside
+from generator.rules_source import RulesSource, Section, parse_rules, rules_files
+from generator.rulebook_data import Blocks, RulesData, ui
+from generator.sizes import paper_size
+from generator.units import MM
+
+MAX_SECTION_OUTPUT = 1_000_000  # characters of Markdown a section's Jinja may produce
+INK = "#1d1d1b"
+IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".svg")
+
+
+# ---------------------------------------------------------------- URL fetcher
+
+def _url_fetcher_class():
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    class RulebookFetcher(URLFetcher):
+        """Serves files from a few folders only; refuses every other file and every network URL."""
+
+        def __init__(self, allowed: list[Path]):
+            super().__init__(fail_on_errors=True)
+            self.allowed = [Path(a).resolve() for a in allowed]
+            self.fetched: list[str] = []
+
+        def fetch(self, url, headers=None):
+            parts = urlsplit(url)
+            if parts.scheme != "file":
+                raise ContentError(f"rulebook refused to fetch '{url[:120]}': only local files "
+                                   "are allowed", code="url-refused",
+                                   hint="put the file in the game folder; network URLs are never fetched")
+            path = Path(unquote(parts.path)).resolve()
+            if not any(path == a or a in path.parents for a in self.allowed):
+                raise ContentError(f"rulebook refused to read '{path}': outside the game folder, "
+                                   "templates/ and the fonts", code="url-refused",
+                                   hint="rulebooks may only use files of their game and templates/")
+            if not path.is_file():
+                raise ContentError(f"rulebook file not found: '{path}'", code="missing-file")
+            self.fetched.append(str(path))
+            return URLFetcherResponse(path.as_uri(), path.read_bytes())
+
+    return RulebookFetcher
+
+
+def url_fetcher(content: GameContent, cache_dir: Path | None = None):
+    """The fetcher WeasyPrint uses for one game's rulebooks (callable: fetcher(url))."""
+    project = content.project
+    allowed = [content.dir, project.templates, project.fonts, cache_dir or default_cache(content)]
+    return _url_fetcher_class()(allowed)
+
+
+def default_cache(content: GameContent) -> Path:
+    return content.project.output / ".pnp-cache" / "rulebook"
+
+
+# ---------------------------------------------------------------- sources
+
+@dataclass
+class Source:
+    rules: RulesSource
+    lines: list[str]
+
+    @property
+    def path(self) -> Path:
+        return self.rules.path
+
+    def first_line(self, heading_line: int) -> int:
+        """The line where a body that follows `heading_line` starts (blank lines skipped)."""
+        n = heading_line
+        while n < len(self.lines) and not self.lines[n].strip():
+            n += 1
+        return n + 1
+
+
+def load_source(content: GameContent, lang: str) -> Source:
+    files = rules_files(content.dir)
+    if lang not in files:
+        raise ContentError(f"no rulebook for '{lang}'", content.dir / "rules" / f"{lang}.md",
+                           code="missing-rules",
+                           hint="rulebooks: " + (", ".join(sorted(files)) or "none") + "; write rules/"
+                                f"{lang}.md")
+    path = files[lang]
+    rules = parse_rules(path, lang)
+    from generator.yamlload import read_text
+    source = Source(rules, read_text(path).splitlines())
+    check_numbering(source.rules)
+    return source
+
+
+def check_numbering(rules: RulesSource) -> None:
+    """Numbers go up, and no number is skipped: 3.2 needs 3.1 before it and 3 above it."""
+    seen: set[tuple[int, ...]] = set()
+    previous: Section | None = None
+    for s in rules.sections:
+        key = s.key
+        if previous is not None and key <= previous.key:
+            raise ContentError(f"section {s.number} comes after section {previous.number}",
+                               rules.path, s.line, f"§{s.number}", code="rules-numbering",
+                               hint="number the sections in order")
+        parent = key[:-1]
+        if parent and parent not in seen:
+            missing = ".".join(map(str, parent))
+            raise ContentError(f"section {s.number} has no section {missing} above it", rules.path,
+                               s.line, f"§{s.number}", code="rules-numbering",
+                               hint=f"add a heading '{'#' * max(2, s.level - 1)} {missing} ...' before it")
+        if key[-1] > 1 and key[:-1] + (key[-1] - 1,) not in seen:
+            missing = ".".join(map(str, key[:-1] + (key[-1] - 1,)))
+            raise ContentError(f"section {missing} is missing before section {s.number}", rules.path,
+                               s.line, f"§{s.number}", code="rules-numbering",
+                               hint="sections are numbered without gaps; renumber or add the section")
+        seen.add(key)
+        previous = s
+
+
+def check_alignment(reference: RulesSource, other: RulesSource) -> None:
+    """`other` must have exactly the section numbers of `reference`, in the same order."""
+    ref = {s.number: s for s in reference.sections}
+    mine = {s.number: s for s in other.sections}
+    for index, s in enumerate(reference.sections):
+        if s.number not in mine:
+            following = next((mine[n.number] for n in reference.sections[index + 1:] if n.number in mine), None)
+            raise ContentError(
+                f"section {s.number} ('{s.title}' in {reference.lang}) is missing in {other.lang}",
+                other.path, following.line if following else None, f"§{s.number}", code="rules-missing-section",
+                hint=f"add '{'#' * s.level} {s.number} ...' (see {rel(reference.path)}:{s.line}); "
+                     "numbered headings pair the languages")
+    for s in other.sections:
+        if s.number not in ref:
+            raise ContentError(f"section {s.number} is not in the {reference.lang} rulebook",
+                               other.path, s.line, f"§{s.number}", code="rules-extra-section",
+                               hint=f"number it as in {rel(reference.path)}, or add it there too")
+
+
+# ---------------------------------------------------------------- one language, as HTML pieces
+
+@dataclass
+class SectionHtml:
+    number: str
+    title: Markup
+    depth: int
+    anchor: str
+    body: Markup
+
+
+@dataclass
+class LanguageHtml:
+    lang: str
+    title: str
+    subtitle: str  # HTML (Markup) for the cover
+    description: str  # plain text, for metadata
+    rules_title: str
+    intro: Markup
+    sections: list[SectionHtml]
+    ui: dict
+    source: Source
+    faces: FaceCache = field(repr=False, default=None)
+
+
+def _template_line(tb) -> int | None:
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == "<template>":
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def _explain(exc: Exception) -> tuple[str, str]:
+    if isinstance(exc, SecurityError):
+        return f"template refused by the sandbox: {exc}", "rules templates may only read the game's data"
+    message = getattr(exc, "message", None) or str(exc)
+    if type(exc).__name__ == "UndefinedError":
+        return f"template uses undefined data: {message}", \
+            "check the name against the game's data and the helpers (components, items, figure...)"
+    if isinstance(exc, TemplateError):
+        return f"template error: {message}", "check the {{ }} and {% %} pairs"
+    return f"template error: {type(exc).__name__}: {message}", "check the arguments of the call"
+
+
+def run_jinja(text: str, ctx: dict, file: Path, first_line: int, key: str | None) -> str:
+    """Render a rules template in the sandbox; every error is located in the rules file."""
+    if not templating.is_template(text):
+        return text
+    try:
+        template = templating.ENV.from_string(text)
+    except TemplateError as exc:
+        message, hint = _explain(exc)
+        line = first_line + (getattr(exc, "lineno", 1) or 1) - 1
+        raise ContentError(message, file, line, key, hint, code="rules-template") from None
+    try:
+        out = template.render(ctx)
+    except ContentError as exc:
+        line = _template_line(exc.__traceback__)
+        raise exc.located(file, first_line + (line or 1) - 1, key) from None
+    except (TemplateError, SecurityError, TypeError, ValueError, ArithmeticError, AttributeError,
+            KeyError, IndexError) as exc:
+        line = _template_line(exc.__traceback__)
+        message, hint = _explain(exc)
+        raise ContentError(message, file, first_line + (line or 1) - 1, key, hint,
+                           code="rules-template") from None
+    if len(out) > MAX_SECTION_OUTPUT:
+        raise ContentError(f"template output is {len(out)} characters long", file, first_line, key,
+                           "a runaway template; keep sections short", code="rules-template")
+    return out
+
+
+def anchor(prefix: str, number: str) -> str:
+    return f"{prefix}-{number.replace('.', '-')}"
+
+
+class _Builder:
+    """Builds the HTML pieces of one or two languages of one game."""
+
+    def __init__(self, content: GameContent, cache_dir: Path | None):
+        self.content = content
+        self.cache_dir = Path(cache_dir) if cache_dir else default_cache(content)
+        self.world = world_digest(content)
+        self.glossary = load_glossary(content.dir)
+
+    def icons(self, lang: str) -> dict[str, str]:
+        out = {}
+        ctx = {**templating.localize(dict(self.content.game.data), lang, self.content.languages),
+               "color": INK, "lang": lang}
+        for name, rel_path in self.content.game.icons.items():
+            path = inside(self.content.dir, rel_path, what="icon", file=self.content.dir / "game.yaml",
+                          key=f"icons.{name}")
+            if path.suffix.lower() == ".svg":
+                text = art.svg_source(path, ctx)
+                target = self.cache_dir / f"icon-{self.content.id}-{name}-{art.digest(text)}.svg"
+                if not target.exists():
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+                    tmp.write_text(text, encoding="utf-8")
+                    os.replace(tmp, target)
+                out[name] = target.resolve().as_uri()
+            else:
+                art.open_raster(path)
+                out[name] = path.resolve().as_uri()
+        return out
+
+    def image_url(self, src: str) -> str:
+        path = inside(self.content.dir, src, what="image")
+        if path.suffix.lower() not in IMAGE_TYPES:
+            raise ContentError(f"image '{src}' is not PNG, JPEG or SVG", code="bad-art",
+                               hint="use a .png, .jpg or .svg file in the game folder")
+        if not path.is_file():
+            raise ContentError(f"image '{src}' not found in the game folder", code="missing-art")
+        if path.suffix.lower() == ".svg":
+            art.svg_source(path, {})  # refuses SVG that references files or URLs
+        else:
+            art.open_raster(path)
+        return path.resolve().as_uri()
+
+    def language(self, lang: str, prefix: str = "s") -> LanguageHtml:
+        content = self.content
+        source = load_source(content, lang)
+        reference_lang = content.languages[0]
+        if lang != reference_lang and reference_lang in rules_files(content.dir):
+            check_alignment(load_source(content, reference_lang).rules, source.rules)
+        faces = FaceCache(content, lang, self.cache_dir, self.world)
+        blocks = Blocks()
+        icons = self.icons(lang)
+        data = RulesData(content, lang, faces, blocks, icons, self.glossary)
+        ctx = data.context()
+        anchors = {s.number: anchor(prefix, s.number) for s in source.rules.sections}
+        path = source.path
+
+        def body(text: str, first_line: int, key: str | None) -> Markup:
+            text = run_jinja(text, ctx, path, first_line, key)
+            env = {"icons": icons, "anchors": anchors, "image_url": self.image_url,
+                   "file": path, "first_line": first_line, "key": key}
+            html = blocks.restore(markup.to_html(text, env))
+            if lang == "ko":
+                html = markup.keep_words(html)
+            return Markup(html)
+
+        def title(s: Section) -> Markup:
+            text = run_jinja(s.title, ctx, path, s.line, f"§{s.number}")
+            html = markup.inline_html(text, {"icons": icons})
+            return Markup(markup.keep_words(html) if lang == "ko" else html)
+
+        intro_line = next((i + 1 for i, line in enumerate(source.lines)
+                           if line.strip() and not line.startswith("# ")), 1)
+        intro = body(source.rules.intro, intro_line, None) if source.rules.intro.strip() else Markup("")
+        sections = []
+        for s in source.rules.sections:
+            sections.append(SectionHtml(s.number, title(s), len(s.key), anchors[s.number],
+                                        body(s.body, source.first_line(s.line), f"§{s.number}")))
+        subtitle = Markup(markup.escape(data.description))
+        if lang == "ko":
+            subtitle = Markup(markup.keep_words(str(subtitle)))
+        return LanguageHtml(lang, data.title or source.rules.title, subtitle, data.description,
+                            source.rules.title, intro, sections, ui(lang), source, faces)
+
+    def cover_faces(self, lang: str, faces: FaceCache, count: int = 3) -> Markup:
+        """A few faces for the cover: the first item of each printed component."""
+        html = []
+        for spec in self.content.components[:count]:
+            item = spec.items[0]
+            picture = faces.face(spec, item, "front", 42 * MM)
+            html.append(f'<img class="face" src="{picture.path.resolve().as_uri()}" alt="">')
+        return Markup("".join(html))
+
+
+# ---------------------------------------------------------------- page templates
+
+_PAGE_ENV: dict[Path, SandboxedEnvironment] = {}
+
+
+def _page_env(templates: Path) -> SandboxedEnvironment:
+    folder = templates / "rulebook"
+    env = _PAGE_ENV.get(folder)
+    if env is None:
+        env = SandboxedEnvironment(loader=FileSystemLoader(str(folder)), autoescape=True,
+                                   trim_blocks=True, lstrip_blocks=True)
+        _PAGE_ENV[folder] = env
+    return env
+
+
+def _fonts(content: GameContent) -> dict[str, str]:
+    from generator.fonts import fontbook
+    book = fontbook(content.project.fonts)
+    family = book.families.get("gothic") or next(iter(book.families.values()))
+    return {style: face.path.resolve().as_uri() for style, face in family.items()}
+
+
+def _page(content: GameContent, paper: str) -> dict[str, Any]:
+    w, h = paper_size(content.project, paper)
+    return {"name": paper, "w": round(w / MM, 2), "h": round(h / MM, 2)}
+
+
+def _render_page(content: GameContent, template: str, **values) -> str:
+    env = _page_env(content.project.templates)
+    try:
+        return env.get_template(template).render(**values)
+    except TemplateError as exc:
+        raise ContentError(f"rulebook template error: {exc}", content.project.templates / "rulebook" / template,
+                           getattr(exc, "lineno", None), code="rulebook-template") from None
+
+
+def _toc(language: LanguageHtml, max_depth: int = 2) -> list[SectionHtml]:
+    return [s for s in language.sections if s.depth <= max_depth]
+
+
+def _single_html(content: GameContent, lang: str, paper: str, cache_dir: Path | None) -> tuple[str, LanguageHtml]:
+    builder = _Builder(content, cache_dir)
+    language = builder.language(lang)
+    html = _render_page(content, "rulebook.html", doc=language, toc=_toc(language),
+                        cover_faces=builder.cover_faces(lang, language.faces),
+                        page=_page(content, paper), fonts=_fonts(content), bilingual=False,
+                        languages=[language])
+    return html, language
+
+
+def _bilingual_html(content: GameContent, lang_a: str, lang_b: str, paper: str,
+                    cache_dir: Path | None) -> tuple[str, LanguageHtml, LanguageHtml]:
+    if lang_a == lang_b:
+        raise ContentError(f"a bilingual edition needs two languages, got {lang_a} twice",
+                           code="rules-bilingual", hint="e.g. es and en")
+    builder = _Builder(content, cache_dir)
+    a = builder.language(lang_a, "a")
+    b = builder.language(lang_b, "b")
+    check_alignment(a.source.rules, b.source.rules)
+    pairs = list(zip(a.sections, b.sections))
+    html = _render_page(content, "bilingual.html", a=a, b=b, pairs=pairs,
+                        toc=[(x, y) for x, y in pairs if x.depth <= 2],
+                        cover_faces=builder.cover_faces(lang_a, a.faces),
+                        page=_page(content, paper), fonts=_fonts(content), bilingual=True,
+                        languages=[a, b])
+    return html, a, b
+
+
+def rulebook_html(content: GameContent, lang: str, paper: str, cache_dir: Path | None = None) -> str:
+    """The final HTML of a one-language rulebook (pictures rendered into the cache)."""
+    return _single_html(content, lang, paper, cache_dir)[0]
+
+
+def bilingual_html(content: GameContent, lang_a: str, lang_b: str, paper: str,
+                   cache_dir: Path | None = None) -> str:
+    return _bilingual_html(content, lang_a, lang_b, paper, cache_dir)[0]
+
+
+# ---------------------------------------------------------------- PDF
+
+def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path | None = None):
+    """Lay out `html` with WeasyPrint and write it atomically. Returns the WeasyPrint Document."""
+    from weasyprint import HTML
+    from weasyprint.urls import FatalURLFetchingError
+    fetcher = url_fetcher(content, cache_dir)
+    out_path = Path(out_path)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out_path.with_name(f".{out_path.name}.{os.getpid()}.tmp")
+    try:
+        document = HTML(string=html, base_url=(content.project.templates / "rulebook").as_uri() + "/",
+                        url_fetcher=fetcher).render()
+        document.write_pdf(tmp)
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, out_path)
+    except FatalURLFetchingError as exc:
+        cause = exc.__cause__
+        if isinstance(cause, ContentError):
+            raise cause from None
+        raise ContentError(f"rulebook resource could not be read: {exc}", code="url-refused") from None
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return document
+
+
+def _section_pages(document, prefix: str) -> dict[str, int]:
+    pages: dict[str, int] = {}
+    for number, page in enumerate(document.pages, start=1):
+        for name in page.anchors:
+            if name.startswith(prefix + "-"):
+                pages.setdefault(name[len(prefix) + 1:].replace("-", "."), number)
+    return pages
+
+
+def render_rulebook(content: GameContent, lang: str, paper: str, out_path: Path,
+                    cache_dir: Path | None = None) -> dict:
+    """Write the `lang` rulebook of a game on `paper` (a4, letter...) to out_path."""
+    started = time.perf_counter()
+    html, language = _single_html(content, lang, paper, cache_dir)
+    html_done = time.perf_counter()
+    document = write_pdf(content, html, out_path, cache_dir)
+    return {"pages": len(document.pages), "sections": [s.number for s in language.sections],
+            "lang": lang, "paper": paper, "section_pages": _section_pages(document, "s"),
+            "figures_drawn": language.faces.drawn,
+            "seconds": {"html": round(html_done - started, 3),
+                        "pdf": round(time.perf_counter() - html_done, 3)}}
+
+
+def render_bilingual(content: GameContent, lang_a: str, lang_b: str, paper: str, out_path: Path,
+                     cache_dir: Path | None = None) -> dict:
+    """Write a two-column edition: lang_a on the left, lang_b on the right, section by section."""
+    started = time.perf_counter()
+    html, a, b = _bilingual_html(content, lang_a, lang_b, paper, cache_dir)
+    html_done = time.perf_counter()
+    document = write_pdf(content, html, out_path, cache_dir)
+    return {"pages": len(document.pages), "sections": [s.number for s in a.sections],
+            "lang": f"{lang_a}-{lang_b}", "langs": [lang_a, lang_b], "paper": paper,
+            "section_pages": _section_pages(document, "a"),
+            "figures_drawn": a.faces.drawn + b.faces.drawn,
+            "seconds": {"html": round(html_done - started, 3),
+                        "pdf": round(time.perf_counter() - html_done, 3)}}

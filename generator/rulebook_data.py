@@ -1,0 +1,401 @@
+"""What a rulebook's Jinja blocks can use: the game's data and helpers that build tables and figures.
+
+A rules file is Markdown with Jinja blocks, run in the sandbox (`generator.templating.ENV`).
+The blocks see the game's data (in the rulebook's language, data templates rendered, so a
+maneuver's effect "Hace {{ damage }} daño" reads its own numbers) and these helpers:
+
+    components                      every component: id, name, count (from the manifest), ...
+    component(id)                   one of them
+    component_list(breakdown=True)  a table of the box contents with the manifest's counts
+    items(component_id)             an item list (each item's data in this language), for table()
+    table(rows, columns)            a table from a list of mappings; columns {header: key}
+    figure(component, item, side='front', width='45mm', caption=None)   a face, drawn by the
+                                    component engine and embedded as a 300 dpi picture
+    board(rows, component=None, width=None, gap='1.5mm')   a grid of faces (map cards)
+    icon(name)                      one of the game's icons
+
+Helpers that make HTML return a placeholder; the HTML replaces it after Markdown, so the
+designer's own text is always escaped by the Markdown parser and never taken as HTML.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+from jinja2 import StrictUndefined
+
+from generator import markup, templating
+from generator.content import ComponentSpec, GameContent, ItemSpec
+from generator.errors import ContentError
+from generator.figures import FaceCache
+from generator.glossary import Glossary
+from generator.units import MM, parse_length
+
+UI = {
+    "es": {"contents": "Índice", "rules": "Reglamento", "language": "Español",
+           "component": "Componente", "count": "Cant.", "detail": "Detalle",
+           "bilingual": "Edición bilingüe"},
+    "en": {"contents": "Contents", "rules": "Rulebook", "language": "English",
+           "component": "Component", "count": "Qty", "detail": "Breakdown",
+           "bilingual": "Bilingual edition"},
+    "ko": {"contents": "차례", "rules": "규칙서", "language": "한국어",
+           "component": "구성물", "count": "수량", "detail": "구성",
+           "bilingual": "2개 국어판"},
+}
+
+
+def ui(lang: str) -> dict[str, str]:
+    return UI.get(lang) or {**UI["en"], "language": lang}
+
+
+class Blocks:
+    """HTML made by helpers, parked behind placeholders while Markdown runs."""
+
+    def __init__(self):
+        self.nonce = secrets.token_hex(4)
+        self.items: dict[str, tuple[str, str]] = {}  # token -> (kind, html)
+        self._re = re.compile(rf"pnpblk{self.nonce}n(\d+)x")
+
+    def add(self, html: str, kind: str = "block") -> str:
+        token = f"pnpblk{self.nonce}n{len(self.items)}x"
+        self.items[token] = (kind, html)
+        return token
+
+    def restore(self, html: str) -> str:
+        token = self._re.pattern
+
+        def paragraph(match: re.Match) -> str:
+            found = [self.items.get(t[0]) for t in re.finditer(token, match.group(1))]
+            found = [f for f in found if f]
+            if found and all(kind == "figure" for kind, _ in found):
+                return '<div class="figure-row">' + "".join(h for _, h in found) + "</div>"
+            return "".join(h for _, h in found)
+
+        html = re.sub(rf"<p>((?:\s*{token})+)\s*</p>", paragraph, html)
+        return self._re.sub(lambda m: self.items.get(m.group(0), ("", m.group(0)))[1], html)
+
+
+def _resolve(value: Any, scope: dict, where: str) -> Any:
+    """Render data strings that are templates over their own mapping (and the game's data)."""
+    if isinstance(value, dict):
+        inner = {**scope, **{k: v for k, v in value.items() if not isinstance(v, (dict, list))}}
+        out = {}
+        for key, item in value.items():
+            if isinstance(item, str) and templating.is_template(item):
+                try:
+                    out[key] = templating.render(item, inner)
+                except ContentError:
+                    # e.g. a component's text that needs an item's data: only an error when used
+                    out[key] = StrictUndefined(hint=f"'{where}{key}' is a template that cannot be "
+                                                    "rendered from the game's data alone")
+            else:
+                out[key] = _resolve(item, inner, f"{where}{key}.")
+        return out
+    if isinstance(value, list):
+        return [_resolve(v, scope, where) for v in value]
+    return value
+
+
+def _length(value, what: str) -> float:
+    try:
+        return parse_length(value, allow_percent=False).points
+    except (ValueError, TypeError) as exc:
+        raise ContentError(f"{what}: {exc}", code="rules-template") from None
+
+
+class RulesData:
+    """The Jinja globals of one rulebook language."""
+
+    def __init__(self, content: GameContent, lang: str, faces: FaceCache, blocks: Blocks,
+                 icons: dict[str, str], glossary: Glossary | None):
+        self.content = content
+        self.lang = lang
+        self.faces = faces
+        self.blocks = blocks
+        self.icons = icons
+        self.glossary = glossary
+        self.ui = ui(lang)
+        languages = content.languages
+        self.data = _resolve(templating.localize(dict(content.game.data), lang, languages), {}, "")
+        self.title = templating.localize(content.game.title, lang, languages)
+        self.description = (templating.localize(content.game.description, lang, languages)
+                            if content.game.description else "")
+        self._components = self._component_rows()
+
+    # ------------------------------------------------------------ plain data
+    def context(self) -> dict[str, Any]:
+        ctx = dict(self.data)
+        ctx.update(
+            lang=self.lang,
+            game={"id": self.content.id, "title": self.title, "description": self.description,
+                  "languages": list(self.content.languages), "data": self.data},
+            components=self._components,
+            component=self.component,
+            component_list=self.component_list,
+            items=self.items,
+            table=self.table,
+            figure=self.figure,
+            board=self.board,
+            icon=self.icon,
+        )
+        return ctx
+
+    def _name(self, component_id: str) -> str:
+        spec = next((c for c in self.content.components if c.id == component_id), None)
+        if spec is not None:
+            return templating.localize(spec.model.name, self.lang, self.content.languages)
+        if self.glossary:
+            for term in self.glossary.for_component(component_id):
+                forms = term.forms(self.lang)
+                if forms:
+                    return forms[0][:1].upper() + forms[0][1:]
+        return component_id.replace("-", " ").capitalize()
+
+    def _component_rows(self) -> list[dict]:
+        manifest = self.content.manifest
+        ids = list(manifest.components) if manifest else []
+        ids += [c.id for c in self.content.components if c.id not in ids]
+        rows = []
+        for cid in ids:
+            spec = next((c for c in self.content.components if c.id == cid), None)
+            entry = manifest.entry(cid) if manifest else None
+            count = entry.count if entry is not None else (spec.total if spec else 0)
+            rows.append({"id": cid, "name": self._name(cid), "count": count,
+                         "kind": spec.model.kind if spec else None,
+                         "items": len(spec.items) if spec else 0,
+                         "breakdown": dict(entry.breakdown) if entry else {},
+                         "printed": spec is not None})
+        return rows
+
+    def _spec(self, component_id) -> ComponentSpec:
+        spec = next((c for c in self.content.components if c.id == component_id), None)
+        if spec is None:
+            import difflib
+            known = [c.id for c in self.content.components]
+            close = difflib.get_close_matches(str(component_id), known, n=1)
+            raise ContentError(f"unknown component '{component_id}'", code="rules-template",
+                               hint=(f"did you mean '{close[0]}'? " if close else "")
+                               + "components: " + ", ".join(known))
+        return spec
+
+    def _item(self, spec: ComponentSpec, item_id) -> ItemSpec:
+        item = next((i for i in spec.items if i.id == str(item_id)), None)
+        if item is None:
+            import difflib
+            known = [i.id for i in spec.items]
+            close = difflib.get_close_matches(str(item_id), known, n=1)
+            shown = ", ".join(known[:12]) + (" ..." if len(known) > 12 else "")
+            raise ContentError(f"component '{spec.id}' has no item '{item_id}'", code="rules-template",
+                               hint=(f"did you mean '{close[0]}'? " if close else "") + f"items: {shown}")
+        return item
+
+    def component(self, component_id: str) -> dict:
+        row = next((r for r in self._components if r["id"] == component_id), None)
+        if row is None:
+            self._spec(component_id)  # raises with a hint
+        return row
+
+    def items(self, component_id: str) -> list[dict]:
+        spec = self._spec(component_id)
+        out = []
+        for item in spec.items:
+            ctx = self.faces.renderer.context(spec, item)
+            row = {k: v for k, v in ctx.items() if k not in self.data or k in item.data
+                   or k in spec.model.data}
+            row.setdefault("id", item.id)
+            row.setdefault("count", item.count)
+            out.append(row)
+        return out
+
+    # ------------------------------------------------------------ HTML blocks
+    def _cell(self, value) -> str:
+        if value is None:
+            return ""
+        if isinstance(value, StrictUndefined):
+            str(value)  # raises the undefined error with its hint
+        return markup.inline_html(str(value), {"icons": self.icons})
+
+    def _label(self, key: str, value) -> str:
+        """A breakdown value as players read it: a suit's name rather than its id."""
+        for name in (key, key + "s", key + "es"):
+            table = self.data.get(name)
+            if isinstance(table, dict) and isinstance(table.get(value), dict):
+                label = table[value].get("name")
+                if isinstance(label, str):
+                    return label
+        return str(value)
+
+    def component_list(self, only=None, breakdown: bool = True) -> str:
+        rows = [r for r in self._components if only is None or r["id"] in only]
+        if only is not None:
+            for cid in only:
+                if not any(r["id"] == cid for r in self._components):
+                    self._spec(cid)
+        detail = breakdown and any(r["breakdown"] for r in rows)
+        t = self.ui
+        head = (f'<th class="num">{markup.escape(t["count"])}</th>'
+                f'<th>{markup.escape(t["component"])}</th>'
+                + (f'<th>{markup.escape(t["detail"])}</th>' if detail else ""))
+        body = []
+        for r in rows:
+            parts = []
+            for key, values in r["breakdown"].items():
+                parts.append("\u00a0· ".join(f"{self._label(key, v)}\u00a0{n}" for v, n in values.items()))
+            body.append(f'<tr><td class="num">{r["count"]}</td><td>{markup.escape(r["name"])}</td>'
+                        + (f'<td class="detail">{markup.escape("; ".join(parts))}</td>' if detail else "")
+                        + "</tr>")
+        html = (f'<table class="data components"><thead><tr>{head}</tr></thead>'
+                f'<tbody>{"".join(body)}</tbody></table>')
+        return self.blocks.add(html)
+
+    def table(self, rows, columns=None, caption=None) -> str:
+        """A table from mappings. columns: {header: key}, [key, ...] or [[header, key], ...];
+        a key may also be a template over the row ("{{ cost }} :crew:")."""
+        if not isinstance(rows, (list, tuple)):
+            raise ContentError("table() needs a list of rows (mappings)", code="rules-template",
+                               hint="e.g. table(items('orders'), {'Carta': 'name', 'Efecto': 'effect'})")
+        rows = list(rows)
+        if columns is None:
+            columns = list(rows[0]) if rows and isinstance(rows[0], dict) else []
+        if isinstance(columns, dict):
+            cols = [(str(h), k) for h, k in columns.items()]
+        else:
+            cols = []
+            for c in columns:
+                if isinstance(c, (list, tuple)) and len(c) == 2:
+                    cols.append((str(c[0]), c[1]))
+                else:
+                    cols.append((str(c), c))
+        values: list[list] = []
+        for index, row in enumerate(rows):
+            if not isinstance(row, dict):
+                raise ContentError(f"table row {index + 1} is not a mapping", code="rules-template",
+                                   hint="rows are mappings such as items('...') or a data list")
+            line = []
+            for header, key in cols:
+                if isinstance(key, str) and key in row:
+                    line.append(row[key])
+                elif isinstance(key, str) and templating.is_template(key):
+                    line.append(templating.render(key, {**self.data, **row}))
+                else:
+                    raise ContentError(f"table column '{header}': row {index + 1} has no '{key}'",
+                                       code="rules-template",
+                                       hint="keys: " + ", ".join(map(str, list(row)[:20])))
+            values.append(line)
+        numeric = [all(isinstance(v[i], (int, float)) and not isinstance(v[i], bool) for v in values)
+                   and bool(values) for i in range(len(cols))]
+        head = "".join(f'<th{" class=num" if numeric[i] else ""}>{self._cell(h)}</th>'
+                       for i, (h, _) in enumerate(cols))
+        body = "".join("<tr>" + "".join(f'<td{" class=num" if numeric[i] else ""}>{self._cell(v)}</td>'
+                                        for i, v in enumerate(line)) + "</tr>" for line in values)
+        cap = f"<caption>{self._cell(caption)}</caption>" if caption else ""
+        return self.blocks.add(f'<table class="data">{cap}<thead><tr>{head}</tr></thead>'
+                               f"<tbody>{body}</tbody></table>")
+
+    def _caption(self, spec: ComponentSpec, item: ItemSpec) -> str:
+        data = templating.localize(item.data, self.lang, self.content.languages)
+        for key in ("name", "title"):
+            value = data.get(key)
+            if isinstance(value, str) and value.strip():
+                ctx = self.faces.renderer.context(spec, item)
+                value = ctx.get(key, value)
+                if isinstance(value, str):
+                    return value
+        return self._name(spec.id)
+
+    def figure(self, component_id, item_id, side: str = "front", width="45mm", caption=None) -> str:
+        spec = self._spec(component_id)
+        item = self._item(spec, item_id)
+        width_pt = _length(width, "figure width")
+        if not 5 * MM <= width_pt <= 180 * MM:
+            raise ContentError(f"figure width {width} is out of range 5-180 mm", code="rules-template")
+        picture = self.faces.face(spec, item, side, width_pt)
+        if caption is None:
+            caption = self._caption(spec, item)
+        cap = f'<span class="caption">{self._cell(caption)}</span>' if caption else ""
+        mm = width_pt / MM
+        alt = markup.escape(f"{self._name(spec.id)} {item.id}")
+        html = (f'<span class="figure" style="width: {mm:.2f}mm">'
+                f'<img class="face" src="{picture.path.resolve().as_uri()}" alt="{alt}" '
+                f'style="width: {mm:.2f}mm">{cap}</span>')
+        return self.blocks.add(html, "figure")
+
+    def board(self, rows, component=None, width=None, gap="1.5mm", caption=None) -> str:
+        """A grid of faces: rows of item ids ('id', 'id:back', or '' / None for an empty cell)."""
+        if isinstance(rows, str):
+            rows = [r for r in rows.splitlines() if r.strip()]
+        grid = [r.split() if isinstance(r, str) else list(r) for r in rows or []]
+        if not grid or not any(grid):
+            raise ContentError("board() needs rows of item ids", code="rules-template",
+                               hint="e.g. board([['a1', 'a2', 'a3'], ['b1', 'b2', 'b3']])")
+        if len(grid) > 12 or any(len(r) > 12 for r in grid):
+            raise ContentError("board() is limited to 12 x 12 faces", code="rules-template")
+        if component is not None:
+            candidates = [self._spec(component)]
+        else:
+            candidates = [c for c in self.content.components if c.model.kind in ("map-card", "tile")] \
+                or list(self.content.components)
+        cells: list[list[tuple[ComponentSpec, ItemSpec, str] | None]] = []
+        for row in grid:
+            line = []
+            for entry in row:
+                if entry in (None, "", "-", "."):
+                    line.append(None)
+                    continue
+                item_id, _, side = str(entry).partition(":")
+                side = side or "front"
+                found = [(c, i) for c in candidates for i in c.items if i.id == item_id]
+                if not found:
+                    where = ", ".join(c.id for c in candidates)
+                    raise ContentError(f"board(): no item '{item_id}' in {where}", code="rules-template",
+                                       hint="use the item ids of the map cards, or pass component='...'")
+                if len(found) > 1:
+                    raise ContentError(f"board(): item '{item_id}' is in several components "
+                                       f"({', '.join(c.id for c, _ in found)})", code="rules-template",
+                                       hint="pass component='...'")
+                line.append((found[0][0], found[0][1], side))
+            cells.append(line)
+        cols = max(len(r) for r in cells)
+        first = next(c for r in cells for c in r if c)
+        fw, fh = first[0].size_pt
+        g = _length(gap, "board gap")
+        natural_w = cols * fw + (cols - 1) * g
+        natural_h = len(cells) * fh + (len(cells) - 1) * g
+        if width is None:
+            total = natural_w * min(1.0, 150 * MM / natural_w, 185 * MM / natural_h)
+        else:
+            total = _length(width, "board width")
+        cell_w = (total - (cols - 1) * g) / cols
+        if cell_w <= 2 * MM:
+            raise ContentError("board(): the cells would be narrower than 2 mm", code="rules-template",
+                               hint="give a larger width or fewer columns")
+        pct_w = cell_w / total * 100
+        pct_g = g / total * 100
+        lines = []
+        for r, row in enumerate(cells):
+            parts = []
+            for c in range(cols):
+                cell = row[c] if c < len(row) else None
+                margin = f"margin-right: {pct_g:.3f}%; " if c < cols - 1 else ""
+                if cell is None:
+                    parts.append(f'<span class="cell empty" style="{margin}width: {pct_w:.3f}%; '
+                                 f'padding-bottom: {pct_w * fh / fw:.3f}%"></span>')
+                    continue
+                spec, item, side = cell
+                picture = self.faces.face(spec, item, side, cell_w)
+                alt = markup.escape(f"{item.id}")
+                parts.append(f'<img class="cell" src="{picture.path.resolve().as_uri()}" alt="{alt}" '
+                             f'style="{margin}width: {pct_w:.3f}%">')
+            bottom = f' style="margin-bottom: {pct_g:.3f}%"' if r < len(cells) - 1 else ""
+            lines.append(f'<div class="board-row"{bottom}>{"".join(parts)}</div>')
+        cap = f'<p class="caption">{self._cell(caption)}</p>' if caption else ""
+        html = (f'<div class="board" style="width: {total / MM:.2f}mm">{"".join(lines)}</div>{cap}')
+        return self.blocks.add(f'<div class="board-figure">{html}</div>')
+
+    def icon(self, name: str) -> str:
+        if name not in self.icons:
+            raise ContentError(f"unknown icon '{name}'", code="rules-template",
+                               hint="icons: " + (", ".join(sorted(self.icons)) or "none in game.yaml"))
+        return self.blocks.add(f'<img class="icon" src="{markup.escape(self.icons[name])}" '
+                               f'alt=":{markup.escape(name)}:">', "inline")

@@ -1,0 +1,130 @@
+"""Fuzzing the loader and the checker: every failure must be a clean ContentError.
+
+`make test` runs a small deterministic sample; `make fuzz` runs 2,000 examples
+(PNP_FUZZ_EXAMPLES) with hypothesis choosing freely.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from conftest import ROOT
+from generator import layouts
+from generator.check import check_game
+from generator.content import load_game
+from generator.errors import ContentError
+from generator.project import Project
+
+EXAMPLES = int(os.environ.get("PNP_FUZZ_EXAMPLES", "40"))
+DERANDOMIZE = "PNP_FUZZ_EXAMPLES" not in os.environ
+FUZZ = settings(max_examples=EXAMPLES, derandomize=DERANDOMIZE, deadline=None, database=None,
+                suppress_health_check=list(HealthCheck))
+RESULTS = {"examples": 0, "content_errors": 0, "loaded": 0}
+
+FILES = {
+    "game": "content/dogfight/game.yaml",
+    "component": "content/dogfight/components/rewards.yaml",
+    "manifest": "content/dogfight/manifest.yaml",
+    "layout": "templates/layouts/dogfight/reward.yaml",
+}
+YAML_BITS = [":", "-", "[", "]", "{", "}", "\t", "\n", "'", '"', "!", "&a", "*a", "#", "%", "@", "`", "|",
+             ">", "{{", "}}", "{%", "  ", "\x00", "\ufeff", "ñ", "한", "9" * 30, "-1", "null", "~", "?",
+             ": :", "<<: *a", "!!python/name:os.system", "\\", "1e309", "0x", ".inf"]
+
+
+@pytest.fixture(scope="module")
+def small_project(tmp_path_factory):
+    """Dogfight cut down to a few cards, so each example loads and checks quickly."""
+    root = tmp_path_factory.mktemp("fuzz")
+    shutil.copytree(ROOT / "templates", root / "templates")
+    shutil.copytree(ROOT / "content/dogfight", root / "content/dogfight")
+    for name in ("rewards", "allied-planes"):
+        path = root / f"content/dogfight/components/{name}.yaml"
+        text = path.read_text()
+        text = text.replace("suit: [red, blue, green, yellow, purple]", "suit: [red]")
+        text = text.replace("value: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]", "value: [1, 10]")
+        text = text.replace("value: [0, 1, 2, 3, 4]", "value: [0, 3]")
+        path.write_text(text)
+    manifest = root / "content/dogfight/manifest.yaml"
+    manifest.write_text("components: {allied-planes: 2, rewards: 2}\n")
+    originals = {k: (root / v).read_bytes() for k, v in FILES.items()}
+    return root, originals
+
+
+def attempt(root, originals, which: str, data: bytes) -> None:
+    for key, rel in FILES.items():
+        (root / rel).write_bytes(data if key == which else originals[key])
+    layouts.store.cache_clear()
+    RESULTS["examples"] += 1
+    try:
+        content = load_game(Project(root), "dogfight")
+        check_game(content)  # findings, never exceptions
+        RESULTS["loaded"] += 1
+    except ContentError as exc:
+        RESULTS["content_errors"] += 1
+        line = exc.format()
+        assert "\n" not in line and line.strip()
+
+
+@st.composite
+def mutated(draw):
+    which = draw(st.sampled_from(sorted(FILES)))
+    return which, draw(st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 3),
+                                          st.sampled_from(YAML_BITS) | st.text(max_size=6)),
+                                min_size=1, max_size=6))
+
+
+@FUZZ
+@given(case=mutated())
+def test_mutated_files_fail_cleanly(small_project, case):
+    root, originals = small_project
+    which, edits = case
+    text = originals[which].decode("utf-8")
+    for position, length, insert in edits:
+        position %= len(text) + 1
+        text = text[:position] + insert + text[position + length:]
+    attempt(root, originals, which, text.encode("utf-8", "surrogatepass"))
+
+
+values = st.recursive(st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=True)
+                      | st.text(max_size=20) | st.sampled_from(["{{ x }}", "{% if %}", "poker", "a4", "#fff"]),
+                      lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                                  max_size=4),
+                      max_leaves=12)
+
+
+def _paths(node, prefix=()):
+    yield prefix
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, (*prefix, i))
+
+
+@FUZZ
+@given(which=st.sampled_from(sorted(FILES)), pick=st.integers(0, 10_000), value=values)
+def test_wrong_values_anywhere_fail_cleanly(small_project, which, pick, value):
+    root, originals = small_project
+    doc = yaml.safe_load(originals[which])
+    paths = list(_paths(doc))
+    path = paths[pick % len(paths)]
+    if not path:
+        doc = value
+    else:
+        node = doc
+        for part in path[:-1]:
+            node = node[part]
+        node[path[-1]] = value
+    attempt(root, originals, which, yaml.safe_dump(doc, allow_unicode=True).encode())
+
+
+def test_zz_report(small_project):
+    """Printed in the test output (run with -s): how many examples ran and how they ended."""
+    print(f"\nfuzz: {RESULTS['examples']} examples, {RESULTS['content_errors']} clean load errors, "
+          f"{RESULTS['loaded']} loaded and checked, 0 crashes")
