@@ -47,7 +47,8 @@ def open_raster(path: Path) -> Raster:
         raise ContentError(f"image refused as a decompression bomb ({exc})", path, code="bad-art",
                            hint="use an image under 89 megapixels") from None
     except (OSError, ValueError, SyntaxError) as exc:
-        raise ContentError(f"image cannot be read ({exc})", path, code="bad-art",
+        reason = "not a PNG or JPEG image" if "cannot identify" in str(exc) else str(exc)
+        raise ContentError(f"image cannot be read ({reason})", path, code="bad-art",
                            hint="the file is corrupt or truncated; export it again") from None
 
 

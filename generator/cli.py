@@ -142,6 +142,9 @@ def main(argv=None) -> int:
     except ContentError as exc:
         if args.debug:
             raise
+        if getattr(args, "format", None) == "json":
+            from generator.errors import Finding
+            print(json.dumps([Finding.from_error(exc).as_dict()], ensure_ascii=False))
         print(f"pnp: error: {exc.format()}", file=sys.stderr)
         return EXIT_CANNOT_RUN
     except Exception as exc:  # a bug in pnp, not in the content: say so, briefly

@@ -106,6 +106,7 @@ class GameContent:
     manifest: model.Manifest | None
     manifest_raw: Any = None
     files: list[Path] = field(default_factory=list)
+    rules: dict = field(default_factory=dict)  # lang -> RulesSource
 
     @property
     def id(self) -> str:
@@ -195,13 +196,15 @@ def load_game(project: Project, game_id: str) -> GameContent:
         _load_layouts(project, comp, items, raw, comp_file)
         components.append(ComponentSpec(comp, comp_file, dict(raw.key_lines), items, size))
         files.append(comp_file)
+    _check_paths_and_papers(project, game, raw_game, game_file, game_dir, components)
+    rules = _load_rules(game_dir, game)
     manifest, manifest_raw = None, None
     manifest_file = game_dir / "manifest.yaml"
     if manifest_file.exists():
         manifest_raw = load_yaml(manifest_file)
         manifest = validate(model.Manifest, manifest_raw, manifest_file)
         files.append(manifest_file)
-    return GameContent(project, game_dir, game, components, manifest, manifest_raw, files)
+    return GameContent(project, game_dir, game, components, manifest, manifest_raw, files, rules)
 
 
 def _load_layouts(project: Project, comp: model.Component, items: list[ItemSpec], raw: YDict,
@@ -220,6 +223,30 @@ def _load_layouts(project: Project, comp: model.Component, items: list[ItemSpec]
                     line = item.line if name not in (comp.layout, comp.back) else raw.line_of(key)
                     raise exc.located(file, line, key)
                 raise
+
+
+def _check_paths_and_papers(project, game, raw_game, game_file, game_dir, components) -> None:
+    """Icons must exist inside the game folder; papers must be known: found at load, not mid-build."""
+    from generator.sizes import paper_size
+    for name, rel_path in game.icons.items():
+        line = raw_game["icons"].line_of(name)
+        path = inside(game_dir, rel_path, what="icon", file=game_file, line=line, key=f"icons.{name}")
+        if not path.is_file():
+            raise ContentError(f"icon file '{rel_path}' not found", game_file, line, f"icons.{name}",
+                               code="missing-art")
+    settings = [(game.print, game_file, raw_game)] + [(c.model.print, c.file, None) for c in components if c.model.print]
+    for printing, file, raw in settings:
+        for paper in printing.papers:
+            try:
+                paper_size(project, paper)
+            except ContentError as exc:
+                line = raw["print"].line_of("papers") if raw is not None and "print" in raw else None
+                raise exc.located(file, line, "print.papers")
+
+
+def _load_rules(game_dir: Path, game: model.Game) -> dict:
+    from generator.rules_source import parse_rules, rules_files
+    return {lang: parse_rules(path, lang) for lang, path in rules_files(game_dir).items()}
 
 
 def load_game_yaml(path: Path) -> YDict:

@@ -70,6 +70,7 @@ class Finding:
     item: str | None = None
     lang: str | None = None
     box: str | None = None
+    key: str | None = None
     accepted: str | None = field(default=None)
 
     def format(self) -> str:
@@ -86,4 +87,4 @@ class Finding:
     @classmethod
     def from_error(cls, err: ContentError, game: str | None = None) -> "Finding":
         return cls("error", err.code, (f"{err.key}: " if err.key else "") + err.message,
-                   file=rel(err.file), line=err.line, hint=err.hint, game=game)
+                   file=rel(err.file), line=err.line, hint=err.hint, game=game, key=err.key)

@@ -45,18 +45,16 @@ IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".svg")
 
 # ---------------------------------------------------------------- URL fetcher
 
-def _url_fetcher_class():
-    from weasyprint.urls import URLFetcher, URLFetcherResponse
+class _Guard:
+    """Which URLs a rulebook may read: files under a few folders, nothing else."""
 
-    class RulebookFetcher(URLFetcher):
-        """Serves files from a few folders only; refuses every other file and every network URL."""
+    def __init__(self, allowed: list[Path]):
+        self.allowed = [Path(a).resolve() for a in allowed]
+        self.fetched: list[str] = []
+        self.refused: list[ContentError] = []
 
-        def __init__(self, allowed: list[Path]):
-            super().__init__(fail_on_errors=True)
-            self.allowed = [Path(a).resolve() for a in allowed]
-            self.fetched: list[str] = []
-
-        def fetch(self, url, headers=None):
+    def check(self, url: str) -> Path:
+        try:
             parts = urlsplit(url)
             if parts.scheme != "file":
                 raise ContentError(f"rulebook refused to fetch '{url[:120]}': only local files "
@@ -69,17 +67,40 @@ def _url_fetcher_class():
                                    hint="rulebooks may only use files of their game and templates/")
             if not path.is_file():
                 raise ContentError(f"rulebook file not found: '{path}'", code="missing-file")
-            self.fetched.append(str(path))
-            return URLFetcherResponse(path.as_uri(), path.read_bytes())
-
-    return RulebookFetcher
+        except ContentError as exc:
+            self.refused.append(exc)
+            raise
+        self.fetched.append(str(path))
+        return path
 
 
 def url_fetcher(content: GameContent, cache_dir: Path | None = None):
-    """The fetcher WeasyPrint uses for one game's rulebooks (callable: fetcher(url))."""
+    """The fetcher WeasyPrint uses for one game's rulebooks; `fetcher(url)` raises ContentError
+    for any network URL and any file outside the game folder, templates/, the fonts and the
+    picture cache. `fetcher.guard.refused` lists what was refused."""
     project = content.project
-    allowed = [content.dir, project.templates, project.fonts, cache_dir or default_cache(content)]
-    return _url_fetcher_class()(allowed)
+    guard = _Guard([content.dir, project.templates, project.fonts, cache_dir or default_cache(content)])
+    try:
+        from weasyprint.urls import URLFetcher, URLFetcherResponse
+    except ImportError:  # WeasyPrint before the URLFetcher class: a function returning a dict
+        import mimetypes
+
+        def legacy(url):
+            path = guard.check(url)
+            return {"string": path.read_bytes(), "redirected_url": path.as_uri(),
+                    "mime_type": mimetypes.guess_type(path.name)[0]}
+
+        legacy.guard = guard
+        return legacy
+
+    class RulebookFetcher(URLFetcher):
+        def fetch(self, url, headers=None):
+            path = guard.check(url)
+            return URLFetcherResponse(path.as_uri(), path.read_bytes())
+
+    fetcher = RulebookFetcher(fail_on_errors=True)
+    fetcher.guard = guard
+    return fetcher
 
 
 def default_cache(content: GameContent) -> Path:
@@ -105,7 +126,7 @@ class Source:
         return n + 1
 
 
-def load_source(content: GameContent, lang: str) -> Source:
+def load_source(content: GameContent, lang: str, check: bool = True) -> Source:
     files = rules_files(content.dir)
     if lang not in files:
         raise ContentError(f"no rulebook for '{lang}'", content.dir / "rules" / f"{lang}.md",
@@ -116,7 +137,8 @@ def load_source(content: GameContent, lang: str) -> Source:
     rules = parse_rules(path, lang)
     from generator.yamlload import read_text
     source = Source(rules, read_text(path).splitlines())
-    check_numbering(source.rules)
+    if check:
+        check_numbering(source.rules)
     return source
 
 
@@ -286,10 +308,12 @@ class _Builder:
 
     def language(self, lang: str, prefix: str = "s") -> LanguageHtml:
         content = self.content
-        source = load_source(content, lang)
+        source = load_source(content, lang, check=False)
         reference_lang = content.languages[0]
         if lang != reference_lang and reference_lang in rules_files(content.dir):
+            # the reference's numbering first, then "which section is missing here"
             check_alignment(load_source(content, reference_lang).rules, source.rules)
+        check_numbering(source.rules)
         faces = FaceCache(content, lang, self.cache_dir, self.world)
         blocks = Blocks()
         icons = self.icons(lang)
@@ -330,7 +354,7 @@ class _Builder:
         html = []
         for spec in self.content.components[:count]:
             item = spec.items[0]
-            picture = faces.face(spec, item, "front", 42 * MM)
+            picture = faces.face(spec, item, "front", 48 * MM)
             html.append(f'<img class="face" src="{picture.path.resolve().as_uri()}" alt="">')
         return Markup("".join(html))
 
@@ -418,7 +442,11 @@ def bilingual_html(content: GameContent, lang_a: str, lang_b: str, paper: str,
 def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path | None = None):
     """Lay out `html` with WeasyPrint and write it atomically. Returns the WeasyPrint Document."""
     from weasyprint import HTML
-    from weasyprint.urls import FatalURLFetchingError
+    try:
+        from weasyprint.urls import FatalURLFetchingError
+    except ImportError:  # older WeasyPrint: failed fetches are only logged (see guard.refused)
+        class FatalURLFetchingError(BaseException):
+            pass
     fetcher = url_fetcher(content, cache_dir)
     out_path = Path(out_path)
     out_path.parent.mkdir(parents=True, exist_ok=True)
@@ -426,6 +454,8 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
     try:
         document = HTML(string=html, base_url=(content.project.templates / "rulebook").as_uri() + "/",
                         url_fetcher=fetcher).render()
+        if fetcher.guard.refused:  # WeasyPrint may log a failed fetch and carry on: we do not
+            raise fetcher.guard.refused[0]
         document.write_pdf(tmp)
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())

@@ -5,6 +5,7 @@ StrictUndefined: `{{ ''.__class__ }}` is refused and a misspelt variable is an e
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -13,6 +14,7 @@ from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from generator.errors import ContentError
 
+_LANG = re.compile(r"^[a-z]{2}$")
 MAX_RENDERED = 100_000  # characters; longer output is a runaway template
 
 
@@ -97,10 +99,12 @@ def check_syntax(text: str) -> None:
 def localize(value: Any, lang: str, languages: tuple[str, ...]) -> Any:
     """Pick `lang` out of per-language values, recursively through lists and mappings.
 
-    A mapping counts as per-language text when all its keys are languages of the game.
+    A mapping counts as per-language text when its keys all look like language codes and one of
+    them is a language of the game ({es: ..., fr: ...} in a game without fr still needs its es).
     """
     if isinstance(value, dict):
-        if value and all(k in languages for k in value):
+        if value and all(isinstance(k, str) and _LANG.match(k) for k in value) and any(
+                k in languages for k in value):
             if lang not in value:
                 raise ContentError(f"no '{lang}' text (has {', '.join(value)})",
                                    getattr(value, "file", None), getattr(value, "line", None),

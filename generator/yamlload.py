@@ -14,6 +14,7 @@ from generator.errors import ContentError
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_EXPANDED_NODES = 200_000  # after aliases are expanded; stops "billion laughs"
+MAX_STRING = 20_000  # characters in one value: far more than any card or rule paragraph
 
 _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -68,6 +69,16 @@ def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> YList:
     return result
 
 
+def _construct_str(loader: _Loader, node: yaml.ScalarNode) -> str:
+    value = loader.construct_scalar(node)
+    if len(value) > MAX_STRING:
+        raise ContentError(f"a text of {len(value)} characters (limit {MAX_STRING})", loader.file,
+                           node.start_mark.line + 1, hint="split it, or move long prose to the rulebook",
+                           code="too-long")
+    return value
+
+
+_Loader.add_constructor("tag:yaml.org,2002:str", _construct_str)
 _Loader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
 _Loader.add_constructor("tag:yaml.org,2002:seq", _construct_sequence)
 _Loader.add_constructor("tag:yaml.org,2002:omap", _construct_mapping)
@@ -191,8 +202,8 @@ def locate(data: Any, path: tuple) -> tuple[Path | None, int | None, str]:
         elif isinstance(node, YDict) and i + 1 < len(path) and path[i + 1] in node:
             continue  # a union tag, not a key
         else:
-            if not isinstance(part, int):
-                parts.append(str(part))
+            if isinstance(node, YDict) and not isinstance(part, int):
+                parts.append(str(part))  # a key that is missing or unknown
             break
     key = ".".join(parts).replace(".[", "[")
     return file, line, key

@@ -57,3 +57,11 @@ def built(tmp_path_factory) -> Built:
 @pytest.fixture
 def dogfight_copy(tmp_path) -> Path:
     return copy_project(tmp_path / "proj", ("dogfight",))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say how many bad-input cases ran (the corpus in tests/bad_inputs/)."""
+    passed = [r for r in terminalreporter.stats.get("passed", []) if "test_bad_input[" in r.nodeid]
+    failed = [r for r in terminalreporter.stats.get("failed", []) if "test_bad_input[" in r.nodeid]
+    if passed or failed:
+        terminalreporter.write_line(f"bad-input corpus: {len(passed)} of {len(passed) + len(failed)} cases passed")

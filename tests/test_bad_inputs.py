@@ -1,0 +1,93 @@
+"""The bad-input corpus (tests/bad_inputs/): every case gives exactly one clear message,
+the right exit code, file, line and key, no traceback, and writes nothing to output/."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT, run_pnp
+from generator.errors import ContentError
+from generator.yamlload import load_yaml
+
+CORPUS = Path(__file__).resolve().parent / "bad_inputs"
+CASES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir() and p.name[:2].isdigit())
+
+
+def build_tree(case: str, dest: Path) -> Path:
+    shutil.copytree(ROOT / "templates/fonts", dest / "templates/fonts")
+    for name in ("paper.yaml", "card-sizes.yaml"):
+        shutil.copy(ROOT / "templates" / name, dest / "templates" / name)
+    shutil.copytree(CORPUS / "_base", dest, dirs_exist_ok=True)
+    tree = CORPUS / case / "tree"
+    for src in sorted(tree.rglob("*")):
+        target = dest / src.relative_to(tree)
+        if src.is_dir():
+            if target.is_file():
+                target.unlink()
+            target.mkdir(parents=True, exist_ok=True)
+        elif src.name != ".keep":
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(src, target)
+    return dest
+
+
+def test_corpus_is_big_enough():
+    assert len(CASES) >= 40
+
+
+def test_base_tree_is_clean(tmp_path):
+    root = build_tree(CASES[0], tmp_path / "p")
+    shutil.copy(CORPUS / "_base/content/mini/components/cards.yaml", root / "content/mini/components/cards.yaml")
+    result = run_pnp(root, "check")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_bad_input(tmp_path, case):
+    expected = yaml.safe_load((CORPUS / case / "expected.yaml").read_text())
+    root = build_tree(case, tmp_path / "p")
+    result = run_pnp(root, "check", "--format", "json")
+    assert result.returncode == expected["exit"], result.stdout + result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    findings = [f for f in json.loads(result.stdout) if f["severity"] == "error"]
+    assert len(findings) == 1, findings
+    found = findings[0]
+    for field in ("code", "file", "line", "key"):
+        if field in expected:
+            assert found.get(field) == expected[field], (field, found)
+    if "message" in expected:
+        assert expected["message"] in found["message"] + " " + found.get("hint", ""), found
+    # The same through `pnp print`: one line, same exit code, nothing written.
+    printed = run_pnp(root, "print")
+    assert printed.returncode == expected["exit"]
+    text = printed.stderr.strip().splitlines()
+    lines = [l for l in text if not l.startswith(("pnp print: stopped", "0 error", "1 error"))]
+    assert len(lines) == 1, text
+    assert expected.get("file", "") in lines[0]
+    if expected.get("line"):
+        assert f":{expected['line']}:" in lines[0]
+    assert not (root / "output").exists()
+
+
+def test_unreadable_file_is_one_clear_error(tmp_path, monkeypatch):
+    """Root can read any file, so the permission error is simulated where pnp reads."""
+    path = tmp_path / "cards.yaml"
+    path.write_text("id: x\n")
+    def refuse(self):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    with pytest.raises(ContentError) as info:
+        load_yaml(path)
+    assert info.value.code == "unreadable" and "permission denied" in info.value.format()
+
+
+def test_leading_bom_is_accepted(tmp_path):
+    path = tmp_path / "a.yaml"
+    path.write_bytes("\ufeffid: x\n".encode("utf-8"))
+    assert load_yaml(path) == {"id": "x"}
+
+
