@@ -191,3 +191,81 @@ def plan(paper: tuple[float, float], face: tuple[float, float], *, bleed: float,
     grid_w, grid_h = cols * cw + (cols - 1) * gutter, rows * ch + (rows - 1) * gutter
     return Grid(paper, face, cols, rows, rotated, (W - grid_w) / 2, (H - grid_h) / 2, gutter,
                 bleed, margin, crop_marks)
+
+
+# ---------------------------------------------------------------- tiling
+
+@dataclass(frozen=True)
+class Tile:
+    row: int  # 0 = top row of the face
+    col: int
+    face: Rect  # the part of the face on this tile, face coordinates (origin bottom-left)
+    page: tuple[float, float]  # this tile's sheet (w, h): portrait or landscape
+    trim: Rect  # where that part sits on the sheet
+    clip: Rect  # trim plus bleed on the face's outer edges only
+
+
+@dataclass(frozen=True)
+class TilePlan:
+    face: tuple[float, float]
+    rows: int
+    cols: int
+    overlap: float
+    tiles: tuple[Tile, ...]
+    marks: tuple[tuple[float, float], ...]  # registration marks, face coordinates
+
+    def marks_on(self, tile: Tile) -> list[tuple[float, float]]:
+        f = tile.face
+        return [(x, y) for x, y in self.marks if f.x - 1e-6 <= x <= f.x + f.w + 1e-6
+                and f.y - 1e-6 <= y <= f.y + f.h + 1e-6]
+
+    def to_page(self, tile: Tile, x: float, y: float) -> tuple[float, float]:
+        return tile.trim.x + x - tile.face.x, tile.trim.y + y - tile.face.y
+
+
+MARK_SPACING = 60 * MM  # registration marks along each overlap band
+
+
+def plan_tiles(paper: tuple[float, float], face: tuple[float, float], *, bleed: float, margin: float,
+               overlap: float, crop_marks: bool = True) -> TilePlan:
+    """Split a face bigger than the sheet into overlapping tiles, fewest sheets first.
+
+    Neighbouring tiles share a band `overlap` wide. Registration marks sit on the middle line of
+    each band at the same face positions on both tiles: cut the upper/right tile along that
+    line and its half-marks meet the full marks underneath.
+    """
+    outer = bleed + (MARK_GAP + MIN_MARK if crop_marks else 0.0)
+    best = None
+    for page in (paper, (paper[1], paper[0])):
+        room_w, room_h = page[0] - 2 * margin - 2 * outer, page[1] - 2 * margin - 2 * outer
+        if room_w <= overlap or room_h <= overlap:
+            continue
+        cols = max(1, -(-(face[0] - overlap) // (room_w - overlap)))
+        rows = max(1, -(-(face[1] - overlap) // (room_h - overlap)))
+        if best is None or cols * rows < best[0] * best[1]:
+            best = (int(cols), int(rows), page)
+    if best is None:
+        raise DoesNotFit("the sheet is too small to tile on")
+    cols, rows, page = best
+    tw = (face[0] + (cols - 1) * overlap) / cols
+    th = (face[1] + (rows - 1) * overlap) / rows
+    tiles = []
+    for row in range(rows):
+        for col in range(cols):
+            fx = col * (tw - overlap)
+            fy = face[1] - th - row * (th - overlap)  # row 0 is the top of the face
+            px, py = (page[0] - tw) / 2, (page[1] - th) / 2
+            trim = Rect(px, py, tw, th)
+            clip = trim.grown(bleed if col == 0 else 0, bleed if row == rows - 1 else 0,
+                              bleed if col == cols - 1 else 0, bleed if row == 0 else 0)
+            tiles.append(Tile(row, col, Rect(fx, fy, tw, th), page, trim, clip))
+    marks = []
+    for col in range(1, cols):  # vertical bands
+        x = col * (tw - overlap) + overlap / 2
+        n = max(2, int(face[1] // MARK_SPACING) + 1)
+        marks += [(x, face[1] * (i + 0.5) / n) for i in range(n)]
+    for row in range(1, rows):  # horizontal bands
+        y = face[1] - row * (th - overlap) - overlap / 2  # the band's middle line
+        n = max(2, int(face[0] // MARK_SPACING) + 1)
+        marks += [(face[0] * (i + 0.5) / n, y) for i in range(n)]
+    return TilePlan(face, rows, cols, overlap, tuple(tiles), tuple(marks))

@@ -175,6 +175,7 @@ class PrintSettings(Strict):
     back_offset: Offset = Offset()
     rotate: Literal["auto", "never"] = "auto"
     cut_lines: bool = Field(False, description="draw every trim line across the sheet (token sheets)")
+    overlap: AbsLength = Field(parse_length("10mm"), description="tiles of a face bigger than the sheet overlap by this")
     one_per_page: bool = Field(False, description="also write print-shop PDFs, one face per page")
 
 

@@ -62,9 +62,8 @@ def write_sheets(content: GameContent, comp: ComponentSpec, lang: str, paper: st
         grid = impose.plan((W, H), (w, h), bleed=bleed, margin=settings.margin.points,
                            gutter=settings.gutter.points, crop_marks=settings.crop_marks,
                            rotate=settings.rotate)
-    except impose.DoesNotFit as exc:
-        raise ContentError(str(exc), comp.file, comp.line_of.get("size"), "size",
-                           "use a larger paper or a smaller size", code="does-not-fit") from None
+    except impose.DoesNotFit:
+        return write_tiled(content, comp, lang, paper, settings, out, rel_path)
     slots = grid.slots()
     offset = (settings.back_offset.x.points, settings.back_offset.y.points)
     all_copies = copies(comp)
@@ -129,6 +128,110 @@ def write_sheets(content: GameContent, comp: ComponentSpec, lang: str, paper: st
                      "duplex": settings.duplex if has_backs else None,
                      "back_offset_mm": [_r(offset[0]), _r(offset[1])]},
             "sheets": pages}
+
+
+def write_tiled(content: GameContent, comp: ComponentSpec, lang: str, paper: str,
+                settings: PrintSettings, out: Path, rel_path: str) -> dict:
+    """A face bigger than the sheet (a board), split into overlapping tiles, one per page."""
+    renderer = FaceRenderer(content, lang)
+    W, H = paper_size(content.project, paper)
+    w, h = comp.size_pt
+    bleed = settings.bleed.points
+    try:
+        plan = impose.plan_tiles((W, H), (w, h), bleed=bleed, margin=settings.margin.points,
+                                 overlap=settings.overlap.points, crop_marks=settings.crop_marks)
+    except impose.DoesNotFit as exc:
+        raise ContentError(str(exc), comp.file, comp.line_of.get("size"), "size", code="does-not-fit") from None
+    name = templating.pick(comp.model.name, lang)
+    title = templating.pick(content.game.title, lang)
+    canvas = new_canvas(out, (W, H), renderer, f"{title} - {name}")
+    pages, page_no = [], 0
+    total = len(plan.tiles)
+    for cp in copies(comp):
+        ctx = renderer.context(comp, cp.item)
+        for tile in plan.tiles:
+            page_no += 1
+            canvas.setPageSize(tile.page)
+            canvas.setTrimBox(_box(tile.trim))
+            canvas.setBleedBox(_box(tile.clip))
+            offset = (1.0, 0.0, 0.0, 1.0, tile.trim.x - tile.face.x, tile.trim.y - tile.face.y)
+            _draw_face(canvas, renderer, cp.item.layout, ctx, tile.clip, offset, w, h, bleed)
+            marks = [plan.to_page(tile, x, y) for x, y in plan.marks_on(tile)]
+            _draw_tile_guides(canvas, plan, tile, marks, settings)
+            label = _tile_name(tile)
+            _label_at(canvas, renderer, f"{title} · {name} · {lang} · {label} ({tile.row + 1}/{plan.rows}, "
+                                        f"{tile.col + 1}/{plan.cols}) · {page_no}/{total * comp.total}",
+                      tile.page, settings.margin.points, tile.clip)
+            canvas.showPage()
+            entry = _slot_entry(comp, cp, tile.trim, bleed, False)
+            entry["tile"] = {"name": label, "row": tile.row, "col": tile.col, "rows": plan.rows,
+                             "cols": plan.cols, **{f"face_{k}": v for k, v in _rect_mm(tile.face).items()}}
+            pages.append({"file": rel_path, "page": page_no, "side": "front", "slots": [entry],
+                          "marks": [[_r(x), _r(y)] for x, y in marks],
+                          "size": [_r(tile.page[0]), _r(tile.page[1])]})
+    canvas.save()
+    return {"file": {"path": rel_path, "kind": "components", "lang": lang, "paper": paper,
+                     "pages": page_no, "component": comp.id,
+                     "tiles": {"rows": plan.rows, "cols": plan.cols, "overlap_mm": _r(plan.overlap)}},
+            "sheets": pages}
+
+
+def _tile_name(tile) -> str:
+    return f"{chr(ord('A') + tile.row)}{tile.col + 1}"
+
+
+def _draw_tile_guides(canvas, plan, tile, marks, settings) -> None:
+    """Crop marks on the face's outer edges; cut lines and registration marks in the overlaps."""
+    t, margin = tile.trim, settings.margin.points
+    W, H = tile.page
+    canvas.saveState()
+    canvas.setLineWidth(MARK_WIDTH)
+    canvas.setStrokeColor(colour("#000000"))
+    gap, bleed = impose.MARK_GAP, settings.bleed.points
+    outer = {"left": tile.col == 0, "right": tile.col == plan.cols - 1,
+             "top": tile.row == 0, "bottom": tile.row == plan.rows - 1}
+    if settings.crop_marks:
+        for x, side in ((t.x, "left"), (t.x + t.w, "right")):
+            if outer[side]:
+                canvas.line(x, t.y - bleed - gap, x, max(margin, t.y - bleed - gap - impose.MAX_MARK))
+                canvas.line(x, t.y + t.h + bleed + gap, x, min(H - margin, t.y + t.h + bleed + gap + impose.MAX_MARK))
+        for y, side in ((t.y, "bottom"), (t.y + t.h, "top")):
+            if outer[side]:
+                canvas.line(t.x - bleed - gap, y, max(margin, t.x - bleed - gap - impose.MAX_MARK), y)
+                canvas.line(t.x + t.w + bleed + gap, y, min(W - margin, t.x + t.w + bleed + gap + impose.MAX_MARK), y)
+    # This tile goes on top of its left and upper neighbours: cut it along the band's middle.
+    half = plan.overlap / 2
+    canvas.setDash([4, 3])
+    for width, colour_ in ((2.0, "#ffffff"), (0.6, "#000000")):
+        canvas.setLineWidth(width)
+        canvas.setStrokeColor(colour(colour_))
+        if tile.col > 0:
+            canvas.line(t.x + half, t.y, t.x + half, t.y + t.h)
+        if tile.row > 0:
+            canvas.line(t.x, t.y + t.h - half, t.x + t.w, t.y + t.h - half)
+    canvas.setDash([])
+    r = 2.2 * MM
+    for x, y in marks:  # a white halo keeps the mark visible on dark art
+        for width, colour_ in ((1.6, "#ffffff"), (0.4, "#000000")):
+            canvas.setLineWidth(width)
+            canvas.setStrokeColor(colour(colour_))
+            canvas.circle(x, y, r, stroke=1, fill=0)
+            canvas.line(x - 1.6 * r, y, x + 1.6 * r, y)
+            canvas.line(x, y - 1.6 * r, x, y + 1.6 * r)
+    canvas.restoreState()
+
+
+def _label_at(canvas, renderer, text: str, page, margin: float, clip) -> None:
+    """A small label in the bottom margin, below the bleed and crop marks, 5 mm off the edge."""
+    room = clip.y - impose.MARK_GAP - impose.MIN_MARK - margin
+    face = renderer.fonts.default
+    if room < LABEL_SIZE:
+        return
+    canvas.saveState()
+    canvas.setFillColor(colour("#6b6b6b"))
+    canvas.setFont(face.name, LABEL_SIZE)
+    canvas.drawCentredString(page[0] / 2, margin + 2.0, text)
+    canvas.restoreState()
 
 
 def write_one_per_page(content: GameContent, comp: ComponentSpec, lang: str,
