@@ -265,7 +265,7 @@ class FaceRenderer:
             if labels and i < len(labels):
                 face = self.fonts.default
                 fs = box.label_size.points if box.label_size else size * 0.55
-                canvas.setFillColor(colour(box.label_color))
+                canvas.setFillColor(colour(self.text(box.label_color, ctx)))
                 canvas.setFont(face.name, fs)
                 canvas.drawCentredString(x + size / 2, y + size / 2 - fs * 0.35, str(labels[i]))
                 self._paint(canvas, box, ctx)
@@ -432,7 +432,7 @@ class FaceRenderer:
                         raise ContentError("repeat boxes nested more than 4 deep", code="schema")
                     for cell, cell_ctx in self.cells(box, r, ctx):
                         findings += self.check(box.layout, cell_ctx, cell.w, cell.h, info, depth + 1)
-                for field in ("fill", "stroke", "color"):
+                for field in ("fill", "stroke", "color", "label_color"):
                     value = getattr(box, field, None)
                     if value:
                         colour(self.text(value, ctx))

@@ -290,6 +290,11 @@ def _draw_face(canvas, renderer, layout, ctx, clip, transform, w, h, bleed) -> N
     canvas.transform(*transform)
     try:
         renderer.draw(canvas, layout, ctx, w, h, bleed)
+    except ContentError as exc:
+        item = ctx.get("item", {}).get("id", "the common back")
+        where = renderer.layouts.files_of.get(layout, [None])[0]
+        exc.message = f"{exc.message} (drawing {item} with layout {layout}, {renderer.lang})"
+        raise exc.located(where)
     finally:
         canvas.restoreState()
 

@@ -29,11 +29,32 @@ class _Env(SandboxedEnvironment):
 
 ENV = _Env(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
 ENV.intercepted_binops = frozenset(["*", "**"])
-ENV.globals.pop("range", None)
+def _small_range(*args):
+    """range() for templates, capped so a template cannot build a huge list."""
+    r = range(*args)
+    if len(r) > 1000:
+        raise SecurityError("range() in a template is limited to 1,000 numbers")
+    return r
+
+
+ENV.globals["range"] = _small_range
 ENV.globals.pop("lipsum", None)
 ENV.globals.pop("cycler", None)
 ENV.globals.pop("joiner", None)
 ENV.globals.pop("namespace", None)
+
+
+def _fill(text, data):
+    """`{{ cell.effect | fill(cell) }}`: a data string that is itself a template, rendered over the
+    mapping it belongs to (a maneuver's effect over that maneuver's numbers)."""
+    if not isinstance(text, str):
+        return text
+    if not isinstance(data, dict):
+        raise SecurityError("fill() needs a mapping of values")
+    return render(text, data)
+
+
+ENV.filters["fill"] = _fill
 
 
 def is_template(text: str) -> bool:
