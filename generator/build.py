@@ -94,7 +94,11 @@ def atomic_write(path: Path, data: bytes) -> None:
 
 
 def settings_for(content, comp, options: Options):
-    settings = (comp.model.print or content.game.print).model_copy(deep=True)
+    # A component's print: overrides only the keys it sets; the rest come from the game.
+    settings = content.game.print.model_copy(deep=True)
+    if comp.model.print is not None:
+        for key in comp.model.print.model_fields_set:
+            setattr(settings, key, getattr(comp.model.print, key))
     from generator.units import parse_length
     from generator.model import Offset
     if options.duplex:

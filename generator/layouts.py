@@ -28,7 +28,7 @@ class LayoutStore:
     def path(self, name: str) -> Path:
         if not isinstance(name, str) or not NAME_RE.match(name):
             raise ContentError(f"'{name}' is not a layout name", code="bad-layout",
-                               hint="names are like 'dogfight/plane' (a file under templates/layouts/)")
+                               hint="names are like 'mygame/card' (a file under templates/layouts/)")
         return self.root / f"{name}.yaml"
 
     def get(self, name: str) -> model.Layout:

@@ -139,7 +139,7 @@ class RepeatBox(BoxBase):
     Each cell sees the item's data plus `cell` (the element), `index` (from 0) and `count`.
     """
     kind: Literal["repeat"]
-    over: str = Field(description="expression giving a list, e.g. 'ships[ship].maneuvers'")
+    over: str = Field(description="expression giving a list, e.g. 'units[unit].abilities'")
     layout: str = Field(description="the layout drawn in each cell")
     cols: int = Field(1, ge=1, le=50)
     rows: int | None = Field(None, ge=1, le=50, description="default: as many as the list needs")
@@ -193,7 +193,7 @@ class Item(Strict):
 
 
 class Matrix(Strict):
-    """Items as every combination of some values, e.g. 5 suits x 10 values."""
+    """Items as every combination of some values, e.g. 5 colours x 10 numbers."""
     id: str = Field(description="Jinja template for each item's id, e.g. '{{ suit }}-{{ value }}'")
     over: dict[str, list[Any]] = Field(min_length=1)
     count: int = Field(1, ge=1, le=MAX_COUNT)
@@ -203,7 +203,7 @@ class Matrix(Strict):
 class Component(Strict):
     id: Id
     name: LangText
-    kind: Literal["card", "map-card", "board", "token", "standee", "tile"] = "card"
+    kind: Literal["card", "tile", "board", "token", "standee"] = "card"
     size: str | SizeSpec = "poker"
     layout: str
     back: str | None = None

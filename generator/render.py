@@ -193,15 +193,24 @@ class FaceRenderer:
     def _paint(self, canvas, box, ctx) -> tuple[int, int]:
         fill = stroke = 0
         if getattr(box, "fill", None):
-            canvas.setFillColor(colour(self.text(box.fill, ctx)))
+            self._fill_colour(canvas, box, self.text(box.fill, ctx))
             fill = 1
         if getattr(box, "stroke", None):
             canvas.setStrokeColor(colour(self.text(box.stroke, ctx)))
+            if box.opacity < 1:
+                canvas.setStrokeAlpha(box.opacity)
             canvas.setLineWidth(box.stroke_width.points)
             if box.dash:
                 canvas.setDash(box.dash)
             stroke = 1
         return stroke, fill
+
+    @staticmethod
+    def _fill_colour(canvas, box, value: str) -> None:
+        # setFillColor resets the alpha to the colour's own, so the box's opacity goes after it.
+        canvas.setFillColor(colour(value))
+        if box.opacity < 1:
+            canvas.setFillAlpha(box.opacity)
 
     def _draw_rect(self, canvas, box, r: Rect, ctx):
         stroke, fill = self._paint(canvas, box, ctx)
@@ -218,6 +227,8 @@ class FaceRenderer:
 
     def _draw_line(self, canvas, box, r: Rect, ctx):
         canvas.setStrokeColor(colour(self.text(box.stroke, ctx)))
+        if box.opacity < 1:
+            canvas.setStrokeAlpha(box.opacity)
         canvas.setLineWidth(box.stroke_width.points)
         if box.dash:
             canvas.setDash(box.dash)
@@ -265,7 +276,7 @@ class FaceRenderer:
             if labels and i < len(labels):
                 face = self.fonts.default
                 fs = box.label_size.points if box.label_size else size * 0.55
-                canvas.setFillColor(colour(self.text(box.label_color, ctx)))
+                self._fill_colour(canvas, box, self.text(box.label_color, ctx))
                 canvas.setFont(face.name, fs)
                 canvas.drawCentredString(x + size / 2, y + size / 2 - fs * 0.35, str(labels[i]))
                 self._paint(canvas, box, ctx)
@@ -360,7 +371,7 @@ class FaceRenderer:
         offset = {"top": 0, "middle": (inner_h - block) / 2, "bottom": inner_h - block}[box.valign]
         baseline = top - offset - face.ascent * size
         text_colour = self.text(box.color, ctx)
-        canvas.setFillColor(colour(text_colour))
+        self._fill_colour(canvas, box, text_colour)
         icon_ctx = {**ctx, "color": text_colour}
         space = face.width(" ", size)
         for line in fitted.lines:

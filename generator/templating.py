@@ -46,7 +46,7 @@ ENV.globals.pop("namespace", None)
 
 def _fill(text, data):
     """`{{ cell.effect | fill(cell) }}`: a data string that is itself a template, rendered over the
-    mapping it belongs to (a maneuver's effect over that maneuver's numbers)."""
+    mapping it belongs to (an ability's effect text over that ability's own numbers)."""
     if not isinstance(text, str):
         return text
     if not isinstance(data, dict):
