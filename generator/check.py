@@ -1,7 +1,10 @@
 """`pnp check`: findings about a game, collected, never raised.
 
-Render-level checks (overflowing text, missing glyphs, missing or low-resolution art) run the
-same layout engine as printing, in every language, so what is checked is what prints.
+Content checks (the manifest's counts and invariants, the rulebooks' counts, translations against
+their source, stale translations) live in `generator/validate/`; acceptances (accepted.yaml) are
+applied last, to every finding. Render-level checks (overflowing text, missing glyphs, missing or
+low-resolution art) run the same layout engine as printing, in every language, so what is checked
+is what prints.
 """
 from __future__ import annotations
 
@@ -13,13 +16,17 @@ from generator.render import FaceRenderer
 
 
 def check_game(content: GameContent) -> list[Finding]:
+    """Every finding about one game; those accepted in accepted.yaml are marked (validate/)."""
+    from generator.validate import validate_game
+    from generator.validate.accepted import apply
     findings: list[Finding] = []
     findings += check_manifest(content)
+    findings += validate_game(content)
     for lang in content.languages:
         findings += check_faces(content, lang)
     for f in findings:
         f.game = content.id
-    return collapse(findings)
+    return apply(content.dir, collapse(findings), content.project.root, content.id)
 
 
 def collapse(findings: list[Finding]) -> list[Finding]:

@@ -1,4 +1,4 @@
-"""Command line: pnp print | check | schema. Exit codes: 0 ok, 1 error findings, 2 cannot run."""
+"""Command line: pnp print | check | i18n | schema. Exit codes: 0 ok, 1 error findings, 2 cannot run."""
 from __future__ import annotations
 
 import argparse
@@ -31,6 +31,15 @@ def _parser() -> argparse.ArgumentParser:
     ck = sub.add_parser("check", help="validate games without writing anything")
     ck.add_argument("games", nargs="*")
     ck.add_argument("--format", choices=["text", "json"], default="text")
+
+    i18 = sub.add_parser("i18n", help="translations: coverage and staleness, marking them in sync")
+    isub = i18.add_subparsers(dest="i18n_command", required=True)
+    st = isub.add_parser("status", help="per language: sections translated, in sync, stale")
+    st.add_argument("games", nargs="*")
+    sy = isub.add_parser("sync", help="mark translated sections as reviewed against the current source")
+    sy.add_argument("games", nargs="*")
+    sy.add_argument("--lang", action="append", help="only this language (repeat for several)")
+    sy.add_argument("--section", action="append", help="only this section number, e.g. 3.2 (repeat)")
 
     sc = sub.add_parser("schema", help="write JSON Schemas of the content files, for editors")
     sc.add_argument("--out", type=Path, default=Path("schema"), help="folder (default: ./schema)")
@@ -66,18 +75,27 @@ def _check(contents):
 
 
 def _print_findings(findings, stream=sys.stdout) -> None:
+    from generator.validate.accepted import finding_id
     for f in findings:
-        print(f.format(), file=stream)
+        if f.accepted:  # still shown, but it no longer counts: one line with the reason
+            where = f.file + (f":{f.line}" if f.line else "")
+            print(f"{where}: accepted: [{f.code}] {f.message} (reason: {f.accepted})  [id {finding_id(f)}]",
+                  file=stream)
+        else:
+            print(f"{f.format()}  [id {finding_id(f)}]", file=stream)
     errors = sum(1 for f in findings if f.severity == "error" and not f.accepted)
     warnings = sum(1 for f in findings if f.severity == "warning" and not f.accepted)
-    print(f"{errors} error(s), {warnings} warning(s)", file=stream)
+    accepted = sum(1 for f in findings if f.accepted)
+    print(f"{errors} error(s), {warnings} warning(s)" + (f", {accepted} accepted" if accepted else ""),
+          file=stream)
 
 
 def cmd_check(project, args) -> int:
     contents = _load(project, args.games)
     findings = _check(contents)
     if args.format == "json":
-        print(json.dumps([f.as_dict() for f in findings], ensure_ascii=False, indent=1))
+        from generator.validate.accepted import finding_id
+        print(json.dumps([dict(f.as_dict(), id=finding_id(f)) for f in findings], ensure_ascii=False, indent=1))
     else:
         _print_findings(findings)
     return EXIT_FINDINGS if any(f.severity == "error" and not f.accepted for f in findings) else EXIT_OK
@@ -117,6 +135,41 @@ def cmd_print(project, args) -> int:
     return EXIT_OK
 
 
+def cmd_i18n(project, args) -> int:
+    from generator.validate import i18n
+    from generator.validate.game import GameView
+    for content in _load(project, args.games):
+        view = GameView(content)
+        source = view.source_lang
+        if source is None:
+            print(f"{content.id}: no rulebooks")
+            continue
+        if args.i18n_command == "sync":
+            marked = i18n.mark(view, args.lang, args.section)
+            for lang, numbers in marked.items():
+                print(f"{content.id} {lang}: marked {len(numbers)} section(s) in sync with {source}: "
+                      + ", ".join(numbers))
+            if not marked:
+                print(f"{content.id}: nothing to mark (check --lang and --section)")
+            print(f"  -> {i18n.path_of(view).relative_to(project.root)}")
+            continue
+        sections = len(content.rules[source].sections)
+        tracked = i18n.path_of(view).exists()
+        print(f"{content.id}: source {source}, {sections} section(s)"
+              + ("" if tracked else "; never synced (no rules/i18n-sync.yaml)"))
+        for st in i18n.status(view):
+            line = (f"  {st.lang}: {len(st.translated)}/{st.total} translated, {len(st.in_sync)} in sync, "
+                    f"{len(st.stale)} stale, {len(st.unsynced)} never synced")
+            print(line)
+            if st.missing:
+                print(f"      missing: {', '.join(st.missing)}")
+            if st.stale:
+                print(f"      stale:   {', '.join(st.stale)}")
+            if st.unsynced and tracked:
+                print(f"      never synced: {', '.join(st.unsynced)}")
+    return EXIT_OK
+
+
 def cmd_schema(project, args) -> int:
     from generator import model
     out: Path = args.out
@@ -137,7 +190,7 @@ def main(argv=None) -> int:
     try:
         from generator.project import Project, find_project
         project = Project(args.root.resolve()) if args.root else find_project()
-        command = {"print": cmd_print, "check": cmd_check, "schema": cmd_schema}[args.command]
+        command = {"print": cmd_print, "check": cmd_check, "i18n": cmd_i18n, "schema": cmd_schema}[args.command]
         return command(project, args)
     except ContentError as exc:
         if args.debug:

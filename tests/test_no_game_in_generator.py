@@ -15,7 +15,8 @@ GENERIC = {"card", "cards", "token", "tokens", "board", "boards", "back", "front
            "markers", "marker", "player", "players", "turn", "phase", "hidden", "alert", "objective",
            "activation", "action", "actions", "reward", "rewards", "deck", "value", "suit", "shape",
            "components", "current", "target", "stack", "breakdown", "draw", "space", "chain", "column",
-           "restore", "setup", "declare", "declared", "cost", "crash", "cube", "damage"}
+           "restore", "setup", "declare", "declared", "cost", "crash", "cube", "damage", "game", "piece",
+           "pieces", "base", "pass", "ability", "extended", "corner"}
 
 
 def key_terms(game_dir: Path) -> set[str]:

@@ -1,0 +1,50 @@
+"""Checks of a game's content against itself, for `pnp check`. One module per job:
+
+| module | job |
+|---|---|
+| `game.py` | what every check reads: content, glossary, the manifest's totals and parts |
+| `numbers.py` | numbers in text: digits, es/en/ko number words, Korean counters |
+| `terms.py` | glossary terms in text (Korean particles, listed plural forms) |
+| `text.py` | a rulebook section as words: prose and list items, without markup and notes |
+| `invariants.py` | the manifest's `invariants:` (simpleeval) |
+| `counts.py` | counts a rulebook states, in every language, against the manifest |
+| `translations.py` | translations against their source: sections, list items, numbers, terms |
+| `i18n.py` | `rules/i18n-sync.yaml`: stale translations; `pnp i18n status|sync` |
+| `accepted.py` | `accepted.yaml`: findings the designers accept, with a reason |
+
+Every check returns findings and never raises on bad content.
+"""
+from __future__ import annotations
+
+from generator.content import GameContent
+from generator.errors import Finding
+from generator.validate import counts, i18n, invariants, translations
+from generator.validate.game import GameView
+
+
+def validate_game(content: GameContent) -> list[Finding]:
+    """Invariants, rulebook counts, translations and staleness (acceptances are applied by
+    check.check_game, after every other check, render checks included)."""
+    view = GameView(content)
+    out: list[Finding] = []
+    for check in (invariants.check, counts.check, translations.check, i18n.check):
+        out += check(view)
+    out += _glossary_links(view)
+    return view.problems + out
+
+
+def _glossary_links(view: GameView) -> list[Finding]:
+    """A glossary term's `component:` must name a component of the game (or of its manifest)."""
+    glossary = view.glossary
+    if glossary is None:
+        return []
+    known = set(view.totals)
+    out = []
+    for i, term in enumerate(glossary.terms):
+        if term.component and term.component not in known:
+            out.append(Finding("warning", "glossary-component",
+                               f"term '{term.id}' links component '{term.component}', which the game does not have",
+                               file=view.rel(glossary.path), line=glossary.line_of(i), key=f"terms[{i}].component",
+                               hint="components: " + ", ".join(sorted(known)) +
+                                    "; counts of this term in the rulebooks are not checked"))
+    return out

@@ -1,0 +1,105 @@
+"""What every check of a game reads: the content, its glossary, and the manifest's numbers.
+
+`GameView` loads the glossary once (a broken glossary is a finding, not a crash) and answers
+"how many of X does the box hold": a component's total (the manifest's count, or the content's
+when the manifest does not list it) and its parts (the manifest's breakdown values and the
+component's item ids, each with its count).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from generator.content import GameContent
+from generator.errors import ContentError, Finding, rel
+
+
+@dataclass
+class GameView:
+    content: GameContent
+    problems: list[Finding] = field(default_factory=list)
+
+    @property
+    def root(self) -> Path:
+        return self.content.project.root
+
+    def rel(self, path) -> str:
+        return rel(path, self.root)
+
+    @cached_property
+    def glossary(self):
+        from generator.glossary import load_glossary
+        try:
+            return load_glossary(self.content.dir)
+        except ContentError as exc:
+            self.problems.append(Finding("error", "glossary", (f"{exc.key}: " if exc.key else "") + exc.message,
+                                         file=self.rel(exc.file or self.content.dir / "glossary.yaml"),
+                                         line=exc.line, hint=exc.hint))
+            return None
+
+    @cached_property
+    def source_lang(self) -> str | None:
+        """The language translations are compared against: the first of game.yaml's
+        `languages` that has a rulebook (the rulebook renderer aligns sections the same way)."""
+        return next((lang for lang in self.content.languages if lang in self.content.rules), None)
+
+    @cached_property
+    def totals(self) -> dict[str, tuple[int, str]]:
+        """component id -> (count, where it comes from: "manifest" or "content")."""
+        out = {c.id: (c.total, "content") for c in self.content.components}
+        manifest = self.content.manifest
+        if manifest is not None:
+            for comp_id in manifest.components:
+                entry = manifest.entry(comp_id)
+                out[comp_id] = (entry.count, "manifest")
+        return out
+
+    @cached_property
+    def parts(self) -> dict[str, dict[str, tuple[int, str]]]:
+        """component id -> {part name -> (count, "content" or "manifest")}: item ids, then the
+        manifest's breakdown values."""
+        out: dict[str, dict[str, tuple[int, str]]] = {}
+        for comp in self.content.components:
+            counts = Counter()
+            for item in comp.items:
+                counts[item.id] += item.count
+            out[comp.id] = {k: (v, "content") for k, v in counts.items()}
+        manifest = self.content.manifest
+        if manifest is not None:
+            for comp_id in manifest.components:
+                entry = manifest.entry(comp_id)
+                for values in entry.breakdown.values():
+                    for value, count in values.items():
+                        out.setdefault(comp_id, {})[str(value)] = (count, "manifest")
+        return out
+
+    def part_of(self, component: str, term_id: str) -> str | None:
+        """The part of `component` a glossary term names, by the term's id: `foo-card` names
+        the part `foo-card` or `foo` (a breakdown value or an item id)."""
+        parts = self.parts.get(component, {})
+        for name in _candidates(term_id):
+            if name in parts:
+                return name
+        return None
+
+    def manifest_line(self, component: str) -> int | None:
+        raw = self.content.manifest_raw
+        try:
+            return raw["components"].line_of(component)
+        except (KeyError, TypeError, AttributeError):
+            return None
+
+
+SUFFIXES = ("-cards", "-card", "-markers", "-marker", "-tokens", "-token", "-pieces", "-piece",
+            "-cubes", "-cube", "-tiles", "-tile")
+
+
+def _candidates(term_id: str) -> list[str]:
+    out = [term_id]
+    for suffix in SUFFIXES:
+        if term_id.endswith(suffix) and len(term_id) > len(suffix):
+            out.append(term_id[: -len(suffix)])
+            break
+    return out

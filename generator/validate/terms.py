@@ -1,0 +1,186 @@
+"""Finding a glossary's terms in running text.
+
+A term's forms (glossary.yaml) are matched as whole words, case-insensitively (a form written
+with the exact case wins when two terms share a word in different cases, as a card named
+"Movimiento" and the verb's "movimiento"). Plurals and other inflections are the forms the glossary
+lists. A form ending in Hangul also matches with particles attached ("고장이", "맵 카드를",
+"수리를"): Korean glues particles to nouns, so a Hangul form is a prefix match. A form that is
+a bare Korean counter (점, 장, 개…) only matches right after a number ("35점").
+
+Texts are read with runs of white space as one space. Forms are indexed by their first word, so
+matching is a dictionary look-up per word of the text: no regular expression per form.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from generator.glossary import Glossary
+
+# Korean counters that are not nouns of their own (칸 and 구역 are)
+COUNTER_ONLY = frozenset(("장", "개", "명", "척", "대", "점", "번", "세", "종", "곳", "줄", "권", "벌", "쌍",
+                          "인", "회"))
+_KO_NUMERAL_END = set("한두세네석넉섯곱덟홉열무")
+WORDS = re.compile(r"[^\W\d_]+|\d+")
+_SPACES = re.compile(r"\s+")
+_HANGUL_END = re.compile(r"[가-힣]$")
+
+
+def normalize(text: str) -> str:
+    """Runs of white space as one space: forms and texts are compared this way."""
+    return _SPACES.sub(" ", text)
+
+
+def _is_letter(ch: str) -> bool:
+    return ch.isalpha() or ch == "_"
+
+
+def _latin_word_char(ch: str) -> bool:
+    return ch.isdigit() or ch == "_" or ("A" <= ch <= "z" and ch.isalpha()) or ("\u00c0" <= ch <= "\u024f")
+
+
+@dataclass(frozen=True)
+class TermMatch:
+    start: int
+    end: int
+    text: str
+    terms: frozenset[str]  # the ids of the terms that have this form (usually one)
+
+
+@dataclass(frozen=True)
+class _Form:
+    text: str  # as written in the glossary (spaces normalised)
+    lower: str
+    offset: int  # where its first word starts ("¡alerta!" -> 1)
+    hangul_end: bool
+    counter_only: bool
+
+
+class TermIndex:
+    """All forms of one language of a glossary, indexed by their first word."""
+
+    def __init__(self, glossary: Glossary, lang: str):
+        self.lang = lang
+        self.exact: dict[str, set[str]] = {}
+        self.folded: dict[str, set[str]] = {}
+        self.component: dict[str, str] = {}  # term id -> component id
+        self.forms: dict[str, list[str]] = {}  # term id -> forms in this language
+        self.by_first: dict[str, list[_Form]] = {}
+        for term in glossary.terms:
+            forms = [normalize(f.strip()) for f in term.forms(lang) if f.strip()]
+            if not forms:
+                continue
+            self.forms[term.id] = forms
+            if term.component:
+                self.component[term.id] = term.component
+            for form in forms:
+                self.exact.setdefault(form, set()).add(term.id)
+                self.folded.setdefault(form.lower(), set()).add(term.id)
+        for form in self.exact:
+            first = WORDS.search(form)
+            if not first:
+                continue
+            entry = _Form(form, form.lower(), first.start(), bool(_HANGUL_END.search(form)),
+                          lang == "ko" and form in COUNTER_ONLY)
+            self.by_first.setdefault(first.group().lower(), []).append(entry)
+        for entries in self.by_first.values():
+            entries.sort(key=lambda f: len(f.text), reverse=True)
+        self.max_key = max((len(k) for k in self.by_first), default=0)
+        self._all: dict[str, tuple[TermMatch, ...]] = {}
+
+    # ------------------------------------------------------------ matching
+
+    def _terms(self, found: str) -> frozenset[str]:
+        return frozenset(self.exact.get(found) or self.folded.get(found.lower()) or ())
+
+    def _matches_at(self, text: str, low: str, word_start: int, word: str):
+        """Forms whose first word starts at `word_start`, longest first."""
+        keys = [word[:i] for i in range(min(len(word), self.max_key), 0, -1)] if self.lang == "ko" else [word]
+        for key in keys:
+            for form in self.by_first.get(key, ()):
+                start = word_start - form.offset
+                if start < 0 or not low.startswith(form.lower, start):
+                    continue
+                end = start + len(form.text)
+                if start and _is_letter(text[start - 1]):
+                    continue
+                if not form.hangul_end and end < len(text) and _latin_word_char(text[end]):
+                    continue
+                if form.counter_only and not _after_number(text, start):
+                    continue
+                yield TermMatch(start, end, text[start:end], self._terms(text[start:end]))
+
+    def find_all(self, text: str) -> list[TermMatch]:
+        """Every form at every word start, overlapping ones included: "cubo de reparación"
+        gives that term, and also "cubo" and "reparación" when they are terms. `text` should be
+        normalised (see normalize)."""
+        cached = self._all.get(text)
+        if cached is not None:
+            return list(cached)
+        low = text.lower()
+        out = []
+        for word in WORDS.finditer(low):
+            out += [m for m in self._matches_at(text, low, word.start(), word.group()) if m.terms]
+        if len(self._all) > 4096:
+            self._all.clear()
+        self._all[text] = tuple(out)
+        return out
+
+    def find(self, text: str) -> list[TermMatch]:
+        """Leftmost-longest matches that do not overlap."""
+        low = text.lower()
+        out, pos = [], 0
+        for word in WORDS.finditer(low):
+            if word.start() < pos:
+                continue
+            best = next((m for m in self._matches_at(text, low, word.start(), word.group())
+                         if m.terms and m.start >= pos), None)
+            if best is not None:
+                out.append(best)
+                pos = best.end
+        return out
+
+    def at(self, text: str, pos: int) -> TermMatch | None:
+        """The longest term starting exactly at `pos`."""
+        low = text.lower()
+        word = WORDS.match(low, pos)
+        if word is None:
+            # a form may start before its first word ("¡alerta!")
+            word = WORDS.search(low, pos, pos + 3)
+            if word is None:
+                return None
+        return next((m for m in self._matches_at(text, low, word.start(), word.group())
+                     if m.terms and m.start == pos), None)
+
+    def ending_at(self, text: str, pos: int) -> TermMatch | None:
+        """The term that ends at `pos` (spaces before it ignored): Korean "맵 카드 15장"."""
+        while pos > 0 and text[pos - 1] == " ":
+            pos -= 1
+        shift = max(0, pos - 60)
+        for match in self.find(text[shift:pos]):
+            if match.end + shift == pos:
+                return TermMatch(match.start + shift, pos, match.text, match.terms)
+        return None
+
+    def components(self, match: TermMatch) -> set[str]:
+        return {self.component[t] for t in match.terms if t in self.component}
+
+
+def _after_number(text: str, start: int) -> bool:
+    before = text[max(0, start - 2):start]
+    if before[-1:].isdigit():
+        return True
+    return len(before) == 2 and before[1] == " " and (before[0].isdigit() or before[0] in _KO_NUMERAL_END)
+
+
+_CACHE: dict[tuple[int, str], tuple[Glossary, TermIndex]] = {}
+
+
+def index(glossary: Glossary, lang: str) -> TermIndex:
+    key = (id(glossary), lang)
+    cached = _CACHE.get(key)
+    if cached is None or cached[0] is not glossary:
+        if len(_CACHE) > 64:
+            _CACHE.clear()
+        cached = _CACHE[key] = (glossary, TermIndex(glossary, lang))
+    return cached[1]

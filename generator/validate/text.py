@@ -1,0 +1,111 @@
+"""The words a rulebook section says, as the validator reads them.
+
+A section is its title, its prose (the body without list items, Jinja blocks and translator's
+notes) and its list items, each with its line. Markdown emphasis and links are reduced to
+their text. A translator's note is a quote that starts with a bold label such as
+`> **Translation note:**` (es "Nota de traducción", ko "번역 노트" / "번역 참고"): it talks about the
+other languages, so it is not compared with them.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from generator.rules_source import JINJA, LIST_ITEM, Section
+from generator.validate.terms import normalize
+
+NOTE = re.compile(r"^\s*>\s*\*\*\s*(?:Translation note|Translator'?s note|Nota de (?:la )?traducci[oó]n"
+                  r"|Nota del traductor|번역\s*(?:노트|참고|주|메모))", re.IGNORECASE)
+_NOTE_INLINE = re.compile(r"\s*>\s*\*\*\s*(?:Translation note|Translator'?s note|Nota de (?:la )?traducci[oó]n"
+                          r"|Nota del traductor|번역\s*(?:노트|참고|주|메모)).*$", re.IGNORECASE | re.DOTALL)
+# Unit words: what a count counts when no term does ("12 cartas", "카드 50장"); Korean counts
+# with counters, so these are not compared between translations either.
+UNITS = {
+    "es": r"cartas?|piezas?|unidades|unidad",
+    "en": r"cards?|pi[e]ces?|units?",  # (spelt so that no game word appears in generator/)
+    "ko": r"카드|장|개|부품",
+}
+STOPWORDS = {
+    "es": {"de", "del", "la", "las", "el", "los", "un", "una", "uno", "y", "en", "con", "para", "al", "a"},
+    "en": {"a", "an", "the", "of", "and", "with", "for", "in"},
+    "ko": set(),
+}
+WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+
+@lru_cache(maxsize=8)
+def units(lang: str) -> re.Pattern:
+    return re.compile(rf"(?:{UNITS.get(lang, UNITS['en'])})(?![\w])", re.IGNORECASE)
+
+
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
+_HTML = re.compile(r"<[^>]{1,200}>")
+
+
+def plain(text: str) -> str:
+    """Markdown text as words: no emphasis, links reduced to their text, no Jinja."""
+    text = JINJA.sub(" ", text)
+    text = _LINK.sub(r"\1", text)
+    text = _HTML.sub(" ", text)
+    text = _EMPHASIS.sub("", text)
+    return text
+
+
+@dataclass
+class Item:
+    index: int  # from 1, in the section
+    text: str  # plain text
+    line: int
+
+
+@dataclass
+class SectionText:
+    section: Section
+    prose: str  # plain text of the title and the body outside list items
+    items: list[Item]
+    prose_line: int  # the heading's line
+    paragraphs: list[str]  # the prose split at blank lines (the title is the first)
+
+
+_READ: dict[tuple[str, str, str], SectionText] = {}
+
+
+def read(section: Section) -> SectionText:
+    """The section's words (cached: counts and every translation pair read the same sections)."""
+    key = (section.number, section.title, section.body)
+    cached = _READ.get(key)
+    if cached is None or cached.section is not section:
+        if len(_READ) > 2048:
+            _READ.clear()
+        cached = _READ[key] = _read(section)
+    return cached
+
+
+def _read(section: Section) -> SectionText:
+    lines = section.body.split("\n")
+    kept, in_item, in_note = [section.title], False, False
+    for line in lines:
+        if NOTE.match(line):
+            in_note = True
+            continue
+        if in_note:
+            if line.lstrip().startswith(">"):
+                continue
+            in_note = False
+        if LIST_ITEM.match(line):
+            in_item = True
+            continue
+        if in_item and (line.startswith((" ", "\t")) and line.strip()):
+            continue
+        if not line.strip():
+            in_item = False
+        kept.append(line)
+    items = []
+    for index, item in enumerate(section.items, start=1):
+        text = _NOTE_INLINE.sub("", item.text)
+        items.append(Item(index, normalize(plain(text)).strip(), item.line))
+    prose = "\n".join(kept)
+    paragraphs = [normalize(plain(p)).strip() for p in re.split(r"\n\s*\n", prose)]
+    return SectionText(section, normalize(plain(prose)), items, section.line, [p for p in paragraphs if p])
