@@ -85,3 +85,20 @@ def svg_drawing(text: str, path: Path):
 
 def digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+
+
+@lru_cache(maxsize=1024)
+def svg_check(text: str, path: Path) -> None:
+    """What `pnp check` needs to know of an SVG, without converting it: it is well-formed XML
+    with a size. (Entities and outside references are already refused by svg_source.)"""
+    import xml.etree.ElementTree as ET
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        line = exc.position[0] if exc.position else None
+        raise ContentError(f"SVG is not well-formed XML ({exc})", path, line, code="bad-art") from None
+    if not root.tag.endswith("svg"):
+        raise ContentError("not an SVG file (no <svg> root)", path, 1, code="bad-art")
+    if not (root.get("viewBox") or (root.get("width") and root.get("height"))):
+        raise ContentError("SVG has no size", path, 1, code="bad-art",
+                           hint="give the <svg> element a viewBox or width and height")

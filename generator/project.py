@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from generator.errors import ContentError
@@ -70,9 +71,16 @@ def inside(base: Path, relative: str, *, what: str, file=None, line=None, key=No
         raise ContentError(f"{what} path '{relative}' leaves the game folder ('..'); refused",
                            code="path-refused", hint="keep art inside the game folder", **where)
     path = (base / relative)
-    resolved = path.resolve()
-    allowed = (base.resolve(), *(a.resolve() for a in also))
-    if not any(resolved == a or a in resolved.parents for a in allowed):
+    if not _contained(path, (base, *also)):
+        resolved = path.resolve()
         raise ContentError(f"{what} path '{relative}' resolves outside the project "
                            f"(a symlink to {resolved}); refused", code="path-refused", **where)
     return path
+
+
+@lru_cache(maxsize=4096)
+def _contained(path: Path, bases: tuple[Path, ...]) -> bool:
+    """Whether `path`, symlinks followed, stays inside one of `bases` (cached: art repeats)."""
+    resolved = path.resolve()
+    allowed = [b.resolve() for b in bases]
+    return any(resolved == a or a in resolved.parents for a in allowed)

@@ -481,7 +481,7 @@ class FaceRenderer:
     def _check_art(self, box, r: Rect, ctx, info) -> list[Finding]:
         path = self.art_path(box, ctx)
         if box.kind == "svg":
-            art.svg_drawing(art.svg_source(path, self._svg_ctx(box, ctx)), path)
+            art.svg_check(art.svg_source(path, self._svg_ctx(box, ctx)), path)
             return []
         raster = art.open_raster(path)
         x, y, w, h = _fit(raster.width_px, raster.height_px, r, box.fit)
