@@ -61,12 +61,13 @@ class Options:
 @dataclass
 class Target:
     game: str
-    kind: str  # components | export
+    kind: str  # components | export | rulebook | bilingual-rulebook
     component: str
     lang: str
     paper: str | None
     path: str  # relative to the project root
     key: str = ""
+    langs: tuple[str, ...] = ()  # a bilingual edition's two languages
 
 
 @dataclass
@@ -136,7 +137,28 @@ def plan_targets(project: Project, content, options: Options) -> list[Target]:
             if settings.one_per_page:
                 path = f"output/{content.id}/{lang}/print-shop/{comp.id}.pdf"
                 targets.append(Target(content.id, "export", comp.id, lang, None, path, key))
-    return targets
+    return targets + rulebook_targets(project, content, options, code)
+
+
+def rulebook_targets(project: Project, content, options: Options, code: str) -> list[Target]:
+    """Rulebooks read everything of a game (figures are drawn from its components)."""
+    langs = [lang for lang in content.languages if lang in content.rules]
+    if not langs:
+        return []
+    key = hashlib.sha256("|".join([
+        _hash_files([*tree(content.dir), *tree(project.templates)]), code, options.key(),
+        content.game.rulebook.model_dump_json()]).encode()).hexdigest()
+    papers = options.papers or content.game.rulebook.papers or content.game.print.papers
+    out = []
+    for index, paper in enumerate(papers):
+        suffix = "" if index == 0 else f"-{paper}"
+        for lang in langs:
+            out.append(Target(content.id, "rulebook", "", lang, paper,
+                              f"output/{content.id}/{lang}/rulebook{suffix}.pdf", key))
+        for a, b in content.game.rulebook.bilingual:
+            out.append(Target(content.id, "bilingual-rulebook", "", f"{a}-{b}", paper,
+                              f"output/{content.id}/rulebook.{a}-{b}{suffix}.pdf", key, (a, b)))
+    return out
 
 
 # ------------------------------------------------------------------ workers
@@ -152,11 +174,13 @@ def run_target(root: str, target: Target, options: Options) -> dict:
     content = _CONTENT_CACHE.get(target.game)
     if content is None:
         content = _CONTENT_CACHE[target.game] = load_game(project, target.game)
-    comp = content.component(target.component)
-    settings = settings_for(content, comp, options)
     out = project.root / target.path
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    if target.kind in ("rulebook", "bilingual-rulebook"):
+        return _run_rulebook(content, target, out, tmp)
+    comp = content.component(target.component)
+    settings = settings_for(content, comp, options)
     try:
         if target.kind == "components":
             part = sheets.write_sheets(content, comp, target.lang, target.paper, settings, tmp, target.path)
@@ -170,6 +194,26 @@ def run_target(root: str, target: Target, options: Options) -> dict:
             tmp.unlink()
     part["sha256"] = _sha(out)
     return part
+
+
+def _run_rulebook(content, target: Target, out: Path, tmp: Path) -> dict:
+    from generator import rulebook
+    try:
+        if target.kind == "rulebook":
+            info = rulebook.render_rulebook(content, target.lang, target.paper, tmp)
+        else:
+            info = rulebook.render_bilingual(content, *target.langs, target.paper, tmp)
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, out)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    entry = {"path": target.path, "kind": target.kind, "lang": target.lang, "paper": target.paper,
+             "pages": info["pages"], "sections": info["sections"]}
+    if target.langs:
+        entry["langs"] = list(target.langs)
+    return {"file": entry, "sheets": [], "sha256": _sha(out)}
 
 
 # ------------------------------------------------------------------ state, lock, progress

@@ -15,6 +15,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator import templating
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError
 from generator.render import FaceRenderer
@@ -59,6 +60,17 @@ def world_digest(content: GameContent) -> str:
     return h.hexdigest()
 
 
+class _Contexts(FaceRenderer):
+    """FaceRenderer.context() without registering fonts: a cached picture needs only its
+    data to find its file, and loading three TrueType fonts costs 0.2 s."""
+
+    def __init__(self, content: GameContent, lang: str):  # noqa: super().__init__ loads fonts
+        self.content = content
+        self.lang = lang
+        self.languages = content.languages
+        self._game_ctx = templating.localize(dict(content.game.data), lang, self.languages)
+
+
 class FaceCache:
     """Rasterised faces of one game in one language, cached as PNG files in `folder`."""
 
@@ -68,6 +80,7 @@ class FaceCache:
         self.folder = folder
         self.world = world or world_digest(content)
         self._renderer: FaceRenderer | None = None
+        self.contexts = _Contexts(content, lang)
         self.drawn = 0  # faces drawn (cache misses), for tests and benchmarks
 
     @property
@@ -85,9 +98,8 @@ class FaceCache:
         if layout is None:
             raise ContentError(f"item '{item.id}' of '{comp.id}' has no back", code="rules-figure",
                                hint="use side='front', or give the component a 'back:' layout")
-        renderer = self.renderer
         common_back = side == "back" and layout == comp.model.back
-        ctx = renderer.context(comp, None if common_back else item)
+        ctx = self.contexts.context(comp, None if common_back else item)
         w, h = comp.size_pt
         px_w = max(8, round(width_pt / 72 * DPI))
         scale = px_w / w
@@ -100,6 +112,33 @@ class FaceCache:
             self._draw(path, layout, ctx, w, h, scale)
             self.drawn += 1
         return Picture(path, px_w, px_h, w, h)
+
+    def blank(self, w_pt: float, h_pt: float, width_pt: float) -> Path:
+        """An empty cell of a board: a pale face-sized card with a dashed outline (PNG)."""
+        from PIL import Image, ImageDraw
+        px_w = max(8, round(width_pt / 72 * DPI))
+        px_h = max(8, round(h_pt * px_w / w_pt))
+        path = self.folder / f"blank-{px_w}x{px_h}.png"
+        if not path.exists():
+            image = Image.new("RGB", (px_w, px_h), "#ffffff")
+            draw = ImageDraw.Draw(image)
+            line = max(1, round(px_w / 250))
+            radius = round(min(px_w, px_h) * 0.04)
+            draw.rounded_rectangle((0, 0, px_w - 1, px_h - 1), radius, fill="#f4f6f8")
+            dash, gap = 5 * line, 4 * line
+            for x in range(radius, px_w - radius, dash + gap):  # dashed outline
+                x2 = min(x + dash, px_w - radius)
+                draw.rectangle((x, 0, x2, line - 1), fill="#9aa3ad")
+                draw.rectangle((x, px_h - line, x2, px_h - 1), fill="#9aa3ad")
+            for y in range(radius, px_h - radius, dash + gap):
+                y2 = min(y + dash, px_h - radius)
+                draw.rectangle((0, y, line - 1, y2), fill="#9aa3ad")
+                draw.rectangle((px_w - line, y, px_w - 1, y2), fill="#9aa3ad")
+            self.folder.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            image.save(tmp, format="PNG", dpi=(DPI, DPI))
+            os.replace(tmp, path)
+        return path
 
     def _draw(self, path: Path, layout: str, ctx: dict, w: float, h: float, scale: float) -> None:
         import pypdfium2 as pdfium

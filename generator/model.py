@@ -219,6 +219,11 @@ class Component(Strict):
         return self
 
 
+class RulebookSettings(Strict):
+    papers: list[str] | None = Field(None, description="default: the game's print papers")
+    bilingual: list[tuple[str, str]] = Field([], description="side-by-side editions, e.g. [[es, en]]")
+
+
 class Game(Strict):
     id: Id
     title: LangText
@@ -227,6 +232,7 @@ class Game(Strict):
     data_files: dict[str, str] = Field({}, description="name -> YAML file in the game folder, added to data")
     icons: dict[str, str] = {}
     print: PrintSettings = PrintSettings()
+    rulebook: RulebookSettings = RulebookSettings()
     description: LangText | None = None
 
     @field_validator("languages")

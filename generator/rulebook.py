@@ -17,6 +17,7 @@ Stages, each with one job:
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -196,6 +197,49 @@ class SectionHtml:
     anchor: str
     body: Markup
 
+    @property
+    def lead(self) -> Markup:
+        """The body's first paragraph or list item: kept with the heading in the bilingual
+        edition, so neither column's heading can end a page alone."""
+        return split_lead(self.body)[0]
+
+    @property
+    def rest(self) -> Markup:
+        return split_lead(self.body)[1]
+
+
+_LI = re.compile(r"<li[\s>]|</li>")
+
+
+def split_lead(html: str) -> tuple[Markup, Markup]:
+    """(first block, the rest) of a section body: a leading <p>, or the first item of a
+    leading list (the list is split in two, numbering kept). Anything else has no lead."""
+    body = str(html).lstrip()
+    if body.startswith("<p>"):
+        end = body.find("</p>")
+        if end > 0:
+            return Markup(body[:end + 4]), Markup(body[end + 4:])
+    for tag in ("ul", "ol"):
+        match = re.match(rf"<{tag}(\s[^>]*)?>", body)
+        if not match:
+            continue
+        depth, position = 0, match.end()
+        for m in _LI.finditer(body, position):
+            depth += 1 if m.group(0) != "</li>" else -1
+            if depth == 0:
+                cut = m.end()
+                start = re.search(r'start="(\d+)"', match.group(0))
+                first_number = int(start.group(1)) if start else 1
+                rest_open = f'<{tag} start="{first_number + 1}">' if tag == "ol" else match.group(0)
+                lead = body[:cut] + f"</{tag}>"
+                rest = body[cut:].lstrip()
+                if rest.startswith(f"</{tag}>"):  # a one-item list
+                    return Markup(lead), Markup(rest[len(tag) + 3:])
+                return (Markup(lead.replace(f"<{tag}", f'<{tag} class="lead"', 1)),
+                        Markup(rest_open.replace(f"<{tag}", f'<{tag} class="rest"', 1) + rest))
+        break
+    return Markup(""), Markup(body)
+
 
 @dataclass
 class LanguageHtml:
@@ -326,10 +370,10 @@ class _Builder:
             text = run_jinja(text, ctx, path, first_line, key)
             env = {"icons": icons, "anchors": anchors, "image_url": self.image_url,
                    "file": path, "first_line": first_line, "key": key}
-            html = blocks.restore(markup.to_html(text, env))
-            if lang == "ko":
+            html = markup.to_html(text, env)
+            if lang == "ko":  # before the helpers' HTML comes back: it keeps its own words
                 html = markup.keep_words(html)
-            return Markup(html)
+            return Markup(blocks.restore(html))
 
         def title(s: Section) -> Markup:
             text = run_jinja(s.title, ctx, path, s.line, f"§{s.number}")
@@ -349,13 +393,24 @@ class _Builder:
         return LanguageHtml(lang, data.title or source.rules.title, subtitle, data.description,
                             source.rules.title, intro, sections, ui(lang), source, faces)
 
-    def cover_faces(self, lang: str, faces: FaceCache, count: int = 3) -> Markup:
-        """A few faces for the cover: the first item of each printed component."""
+    def cover_faces(self, lang: str, faces: FaceCache, count: int = 3, room_mm: float = 160) -> Markup:
+        """A few faces for the cover: the first item of up to three card components, side by
+        side at one height (68 mm at most, never larger than printed, lower if they must to
+        fit in one row)."""
+        specs = [c for c in self.content.components if c.model.kind in ("card", "tile")]
+        specs = (specs or self.content.components)[:count]
+        if not specs:
+            return Markup("")
+        gap = 7 * MM
+        height = min([68 * MM] + [c.size_pt[1] for c in specs])
+        width = sum(c.size_pt[0] / c.size_pt[1] * height for c in specs) + gap * len(specs)
+        height *= min(1.0, room_mm * MM / width)
         html = []
-        for spec in self.content.components[:count]:
-            item = spec.items[0]
-            picture = faces.face(spec, item, "front", 48 * MM)
-            html.append(f'<img class="face" src="{picture.path.resolve().as_uri()}" alt="">')
+        for spec in specs:
+            w, h = spec.size_pt
+            picture = faces.face(spec, spec.items[0], "front", w * height / h)
+            html.append(f'<img class="face" src="{picture.path.resolve().as_uri()}" alt="" '
+                        f'style="height: {height / MM:.2f}mm">')
         return Markup("".join(html))
 
 
@@ -375,10 +430,17 @@ def _page_env(templates: Path) -> SandboxedEnvironment:
 
 
 def _fonts(content: GameContent) -> dict[str, str]:
-    from generator.fonts import fontbook
-    book = fontbook(content.project.fonts)
-    family = book.families.get("gothic") or next(iter(book.families.values()))
-    return {style: face.path.resolve().as_uri() for style, face in family.items()}
+    """File URLs of the gothic family's faces (read from fonts.yaml; nothing is registered)."""
+    from generator.yamlload import load_yaml
+    spec_file = content.project.fonts / "fonts.yaml"
+    families = load_yaml(spec_file).get("families") or {}
+    family = families.get("gothic") or next(iter(families.values()), None)
+    if not family:
+        raise ContentError("no font family", spec_file, code="bad-font", hint="declare 'gothic'")
+    faces = {style: (content.project.fonts / name).resolve().as_uri() for style, name in family.items()}
+    regular = faces.get("regular") or next(iter(faces.values()))
+    return {"regular": regular, "bold": faces.get("bold", regular),
+            "black": faces.get("black", faces.get("bold", regular))}
 
 
 def _page(content: GameContent, paper: str) -> dict[str, Any]:
@@ -451,6 +513,10 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
     out_path = Path(out_path)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = out_path.with_name(f".{out_path.name}.{os.getpid()}.tmp")
+    # fontTools stamps each font subset with the time unless SOURCE_DATE_EPOCH is set: fix it
+    # while we write, so an unchanged rulebook is the same bytes.
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = epoch or "946684800"  # 2000-01-01
     try:
         document = HTML(string=html, base_url=(content.project.templates / "rulebook").as_uri() + "/",
                         url_fetcher=fetcher).render()
@@ -466,9 +532,52 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
             raise cause from None
         raise ContentError(f"rulebook resource could not be read: {exc}", code="url-refused") from None
     finally:
+        if epoch is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
         if tmp.exists():
             tmp.unlink()
     return document
+
+
+def overflows(document, tolerance_mm: float = 1.5) -> list[dict]:
+    """Boxes that stick out of their column (bilingual) or the text area: a table or a word
+    too wide for its place prints over the other language or into the margin. Read from
+    WeasyPrint's layout; returns [{"page", "element", "text", "mm"}]."""
+    from weasyprint.formatting_structure import boxes as B
+    found: list[dict] = []
+    tolerance = tolerance_mm * 96 / 25.4  # layout units are CSS px
+
+    def label(box) -> str:
+        element = getattr(box, "element", None)
+        tag = getattr(box, "element_tag", "") or ""
+        cls = element.get("class") if element is not None else None
+        return f"{tag}.{cls}" if cls else tag
+
+    def walk(box, right: float, page: int, column: str | None):
+        if isinstance(box, B.TableCellBox) and (box.element is not None
+                                                  and box.element.get("class") in ("a", "b")):
+            right = box.content_box_x() + box.width
+            column = box.element.get("class")
+        elif isinstance(box, (B.BlockBox, B.TableBox, B.ReplacedBox, B.TextBox, B.InlineReplacedBox)):
+            try:
+                edge = box.border_box_x() + box.border_width()
+            except (TypeError, AttributeError):
+                edge = None
+            if edge is not None and edge > right + tolerance:
+                text = getattr(box, "text", "") or ""
+                found.append({"page": page, "element": label(box), "column": column,
+                              "text": text[:40], "mm": round((edge - right) * 25.4 / 96, 1)})
+                return  # one report per overflowing box, not per descendant
+        for child in getattr(box, "children", None) or []:
+            walk(child, right, page, column)
+
+    for number, page in enumerate(document.pages, start=1):
+        root = page._page_box
+        for child in root.children:
+            if isinstance(child, B.MarginBox):
+                continue
+            walk(child, root.content_box_x() + root.width, number, None)
+    return found
 
 
 def _section_pages(document, prefix: str) -> dict[str, int]:
@@ -489,6 +598,7 @@ def render_rulebook(content: GameContent, lang: str, paper: str, out_path: Path,
     document = write_pdf(content, html, out_path, cache_dir)
     return {"pages": len(document.pages), "sections": [s.number for s in language.sections],
             "lang": lang, "paper": paper, "section_pages": _section_pages(document, "s"),
+            "overflows": overflows(document),
             "figures_drawn": language.faces.drawn,
             "seconds": {"html": round(html_done - started, 3),
                         "pdf": round(time.perf_counter() - html_done, 3)}}
@@ -503,7 +613,7 @@ def render_bilingual(content: GameContent, lang_a: str, lang_b: str, paper: str,
     document = write_pdf(content, html, out_path, cache_dir)
     return {"pages": len(document.pages), "sections": [s.number for s in a.sections],
             "lang": f"{lang_a}-{lang_b}", "langs": [lang_a, lang_b], "paper": paper,
-            "section_pages": _section_pages(document, "a"),
+            "section_pages": _section_pages(document, "a"), "overflows": overflows(document),
             "figures_drawn": a.faces.drawn + b.faces.drawn,
             "seconds": {"html": round(html_done - started, 3),
                         "pdf": round(time.perf_counter() - html_done, 3)}}

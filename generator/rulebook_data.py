@@ -2,7 +2,7 @@
 
 A rules file is Markdown with Jinja blocks, run in the sandbox (`generator.templating.ENV`).
 The blocks see the game's data (in the rulebook's language, data templates rendered, so a
-maneuver's effect "Hace {{ damage }} daño" reads its own numbers) and these helpers:
+ability's effect "Deals {{ damage }} damage" reads its own numbers) and these helpers:
 
     components                      every component: id, name, count (from the manifest), ...
     component(id)                   one of them
@@ -69,7 +69,9 @@ class Blocks:
             found = [self.items.get(t[0]) for t in re.finditer(token, match.group(1))]
             found = [f for f in found if f]
             if found and all(kind == "figure" for kind, _ in found):
-                return '<div class="figure-row">' + "".join(h for _, h in found) + "</div>"
+                # n figures share one row even in a narrow column: each may shrink to 1/n
+                return (f'<div class="figure-row n{min(len(found), 4)}">' + "".join(h for _, h in found)
+                        + "</div>")
             return "".join(h for _, h in found)
 
         html = re.sub(rf"<p>((?:\s*{token})+)\s*</p>", paragraph, html)
@@ -95,6 +97,25 @@ def _resolve(value: Any, scope: dict, where: str) -> Any:
     if isinstance(value, list):
         return [_resolve(v, scope, where) for v in value]
     return value
+
+
+_NUMBERISH = re.compile(r"^\s*([+-]?\d+(?:[.,]\d+)?|[—–-])?\s*$")
+
+
+def _numeric(value) -> bool:
+    """A number, or a short text that is one (or a dash): centred in its column."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)) or value is None:
+        return True
+    return isinstance(value, str) and bool(_NUMBERISH.match(value))
+
+
+SHORT_TABLE = 10  # rows: a shorter table is never split across pages
+
+
+def _table_class(rows: int) -> str:
+    return "data short" if rows <= SHORT_TABLE else "data"
 
 
 def _length(value, what: str) -> float:
@@ -128,6 +149,7 @@ class RulesData:
         ctx = dict(self.data)
         ctx.update(
             lang=self.lang,
+            data=self.data,  # every data key, also those a helper's name hides (data.board)
             game={"id": self.content.id, "title": self.title, "description": self.description,
                   "languages": list(self.content.languages), "data": self.data},
             components=self._components,
@@ -200,7 +222,7 @@ class RulesData:
         spec = self._spec(component_id)
         out = []
         for item in spec.items:
-            ctx = self.faces.renderer.context(spec, item)
+            ctx = self.faces.contexts.context(spec, item)
             row = {k: v for k, v in ctx.items() if k not in self.data or k in item.data
                    or k in spec.model.data}
             row.setdefault("id", item.id)
@@ -214,16 +236,44 @@ class RulesData:
             return ""
         if isinstance(value, StrictUndefined):
             str(value)  # raises the undefined error with its hint
-        return markup.inline_html(str(value), {"icons": self.icons})
+        html = markup.inline_html(str(value), {"icons": self.icons})
+        return markup.keep_words(html) if self.lang == "ko" else html
 
-    def _label(self, key: str, value) -> str:
-        """A breakdown value as players read it: a suit's name rather than its id."""
-        for name in (key, key + "s", key + "es"):
-            table = self.data.get(name)
-            if isinstance(table, dict) and isinstance(table.get(value), dict):
-                label = table[value].get("name")
-                if isinstance(label, str):
-                    return label
+    def _text(self, value) -> str:
+        """Plain text as HTML (escaped; Korean words kept whole)."""
+        html = markup.escape(value)
+        return markup.keep_words(html) if self.lang == "ko" else html
+
+    def _label(self, component_id: str, key: str, value) -> str:
+        """A breakdown value as players read it: value 'v' of key 'k' is the `name` of entry v
+        in a mapping called k or k + 's' anywhere in the game's data, else the name of the one
+        item of the component whose data has k == v, else the value itself."""
+        names = (key, key + "s", key + "es")
+
+        def search(data, depth: int):
+            if not isinstance(data, dict) or depth > 3:
+                return None
+            for name, table in data.items():
+                if name in names and isinstance(table, dict) and isinstance(table.get(value), dict):
+                    label = table[value].get("name")
+                    if isinstance(label, str):
+                        return label
+            for table in data.values():
+                found = search(table, depth + 1)
+                if found:
+                    return found
+            return None
+
+        label = search(self.data, 0)
+        if label:
+            return label
+        spec = next((c for c in self.content.components if c.id == component_id), None)
+        if spec is not None:
+            matches = [i for i in spec.items if i.data.get(key) == value]
+            if len(matches) == 1:
+                name = templating.localize(matches[0].data.get("name"), self.lang, self.content.languages)
+                if isinstance(name, str) and name:
+                    return name
         return str(value)
 
     def component_list(self, only=None, breakdown: bool = True) -> str:
@@ -234,24 +284,34 @@ class RulesData:
                     self._spec(cid)
         detail = breakdown and any(r["breakdown"] for r in rows)
         t = self.ui
-        head = (f'<th class="num">{markup.escape(t["count"])}</th>'
-                f'<th>{markup.escape(t["component"])}</th>'
-                + (f'<th>{markup.escape(t["detail"])}</th>' if detail else ""))
+        head = (f'<th class="num">{self._text(t["count"])}</th>'
+                f'<th>{self._text(t["component"])}</th>'
+                + (f'<th>{self._text(t["detail"])}</th>' if detail else ""))
         body = []
         for r in rows:
             parts = []
             for key, values in r["breakdown"].items():
-                parts.append("\u00a0· ".join(f"{self._label(key, v)}\u00a0{n}" for v, n in values.items()))
-            body.append(f'<tr><td class="num">{r["count"]}</td><td>{markup.escape(r["name"])}</td>'
-                        + (f'<td class="detail">{markup.escape("; ".join(parts))}</td>' if detail else "")
+                parts.append("\u00a0· ".join(f"{self._label(r['id'], key, v)}\u00a0{n}"
+                                             for v, n in values.items()))
+            body.append(f'<tr><td class="num">{r["count"]}</td><td>{self._text(r["name"])}</td>'
+                        + (f'<td class="detail">{self._text("; ".join(parts))}</td>' if detail else "")
                         + "</tr>")
-        html = (f'<table class="data components"><thead><tr>{head}</tr></thead>'
+        html = (f'<table class="{_table_class(len(body))} components"><thead><tr>{head}</tr></thead>'
                 f'<tbody>{"".join(body)}</tbody></table>')
         return self.blocks.add(html)
 
-    def table(self, rows, columns=None, caption=None) -> str:
+    def _value(self, row: dict, key, header: str, index: int):
+        if isinstance(key, str) and key in row:
+            return row[key]
+        if isinstance(key, str) and templating.is_template(key):
+            return templating.render(key, {**self.data, **row})
+        raise ContentError(f"table column '{header}': row {index + 1} has no '{key}'",
+                           code="rules-template", hint="keys: " + ", ".join(map(str, list(row)[:20])))
+
+    def table(self, rows, columns=None, caption=None, group=None) -> str:
         """A table from mappings. columns: {header: key}, [key, ...] or [[header, key], ...];
-        a key may also be a template over the row ("{{ cost }} :crew:")."""
+        a key may also be a template over the row ("{{ cost }} :coin:"). `group` (a key or a
+        template) starts a sub-heading row each time its value changes: narrower than a column."""
         if not isinstance(rows, (list, tuple)):
             raise ContentError("table() needs a list of rows (mappings)", code="rules-template",
                                hint="e.g. table(items('orders'), {'Carta': 'name', 'Efecto': 'effect'})")
@@ -267,38 +327,37 @@ class RulesData:
                     cols.append((str(c[0]), c[1]))
                 else:
                     cols.append((str(c), c))
+        if not cols:
+            raise ContentError("table() has no columns", code="rules-template",
+                               hint="give columns, e.g. {'Name': 'name'}")
         values: list[list] = []
+        groups: list = []
         for index, row in enumerate(rows):
             if not isinstance(row, dict):
                 raise ContentError(f"table row {index + 1} is not a mapping", code="rules-template",
                                    hint="rows are mappings such as items('...') or a data list")
-            line = []
-            for header, key in cols:
-                if isinstance(key, str) and key in row:
-                    line.append(row[key])
-                elif isinstance(key, str) and templating.is_template(key):
-                    line.append(templating.render(key, {**self.data, **row}))
-                else:
-                    raise ContentError(f"table column '{header}': row {index + 1} has no '{key}'",
-                                       code="rules-template",
-                                       hint="keys: " + ", ".join(map(str, list(row)[:20])))
-            values.append(line)
-        numeric = [all(isinstance(v[i], (int, float)) and not isinstance(v[i], bool) for v in values)
-                   and bool(values) for i in range(len(cols))]
+            values.append([self._value(row, key, header, index) for header, key in cols])
+            groups.append(self._value(row, group, "group", index) if group is not None else None)
+        numeric = [bool(values) and all(_numeric(v[i]) for v in values) for i in range(len(cols))]
         head = "".join(f'<th{" class=num" if numeric[i] else ""}>{self._cell(h)}</th>'
                        for i, (h, _) in enumerate(cols))
-        body = "".join("<tr>" + "".join(f'<td{" class=num" if numeric[i] else ""}>{self._cell(v)}</td>'
-                                        for i, v in enumerate(line)) + "</tr>" for line in values)
+        body, current = [], object()
+        for line, label in zip(values, groups):
+            if group is not None and label != current:
+                current = label
+                body.append(f'<tr class="group"><th colspan="{len(cols)}">{self._cell(label)}</th></tr>')
+            body.append("<tr>" + "".join(f'<td{" class=num" if numeric[i] else ""}>{self._cell(v)}</td>'
+                                         for i, v in enumerate(line)) + "</tr>")
         cap = f"<caption>{self._cell(caption)}</caption>" if caption else ""
-        return self.blocks.add(f'<table class="data">{cap}<thead><tr>{head}</tr></thead>'
-                               f"<tbody>{body}</tbody></table>")
+        return self.blocks.add(f'<table class="{_table_class(len(body))}">{cap}<thead><tr>{head}</tr>'
+                               f"</thead><tbody>{''.join(body)}</tbody></table>")
 
     def _caption(self, spec: ComponentSpec, item: ItemSpec) -> str:
         data = templating.localize(item.data, self.lang, self.content.languages)
         for key in ("name", "title"):
             value = data.get(key)
             if isinstance(value, str) and value.strip():
-                ctx = self.faces.renderer.context(spec, item)
+                ctx = self.faces.contexts.context(spec, item)
                 value = ctx.get(key, value)
                 if isinstance(value, str):
                     return value
@@ -334,7 +393,7 @@ class RulesData:
         if component is not None:
             candidates = [self._spec(component)]
         else:
-            candidates = [c for c in self.content.components if c.model.kind in ("map-card", "tile")] \
+            candidates = [c for c in self.content.components if c.model.kind == "tile"] \
                 or list(self.content.components)
         cells: list[list[tuple[ComponentSpec, ItemSpec, str] | None]] = []
         for row in grid:
@@ -379,8 +438,9 @@ class RulesData:
                 cell = row[c] if c < len(row) else None
                 margin = f"margin-right: {pct_g:.3f}%; " if c < cols - 1 else ""
                 if cell is None:
-                    parts.append(f'<span class="cell empty" style="{margin}width: {pct_w:.3f}%; '
-                                 f'padding-bottom: {pct_w * fh / fw:.3f}%"></span>')
+                    blank = self.faces.blank(fw, fh, cell_w).resolve().as_uri()
+                    parts.append(f'<img class="cell blank" src="{blank}" alt="" '
+                                 f'style="{margin}width: {pct_w:.3f}%">')
                     continue
                 spec, item, side = cell
                 picture = self.faces.face(spec, item, side, cell_w)

@@ -32,26 +32,27 @@ def test_short_edge_flip_and_back_offset(dogfight_copy):
 def test_noop_rebuild_builds_nothing_and_a_change_rebuilds_only_its_targets(dogfight_copy):
     root = dogfight_copy
     first = run_pnp(root, "print", check=True)
-    assert "18 of 18 files built" in first.stdout
+    assert "26 of 26 files built" in first.stdout  # 18 component PDFs + 8 rulebooks
     pdf = root / "output/dogfight/es/rewards-a4.pdf"
     before = {p: p.stat().st_mtime_ns for p in (root / "output").rglob("*.pdf")}
     again = run_pnp(root, "print", check=True)
-    assert "0 of 18 files built" in again.stdout
+    assert "0 of 26 files built" in again.stdout
     assert {p: p.stat().st_mtime_ns for p in (root / "output").rglob("*.pdf")} == before
-    # Edit one component: only its PDFs (3 languages x 2 papers + 3 print-shop files) rebuild.
+    # Edit one component: only its PDFs (3 languages x 2 papers + 3 print-shop files) rebuild,
+    # and the rulebooks, whose figures draw the components.
     comp = root / "content/dogfight/components/rewards.yaml"
     comp.write_text(comp.read_text().replace("Avión alemán derribado", "Avión enemigo derribado"))
     changed = run_pnp(root, "print", check=True)
-    assert "9 of 18 files built" in changed.stdout
+    assert "17 of 26 files built" in changed.stdout
     assert "Avión enemigo derribado" in reader.__wrapped__(pdf).pages[0].extract_text()
     # A damaged output is noticed and rebuilt.
     pdf.write_bytes(b"%PDF-1.4 broken")
     repaired = run_pnp(root, "print", check=True)
-    assert "1 of 18 files built" in repaired.stdout
+    assert "1 of 26 files built" in repaired.stdout
     assert len(reader.__wrapped__(pdf).pages) == 6
     # A damaged cache only costs a rebuild.
     (root / "output/.pnp-cache/dogfight.json").write_text("{not json")
-    assert "18 of 18 files built" in run_pnp(root, "print", check=True).stdout
+    assert "26 of 26 files built" in run_pnp(root, "print", check=True).stdout
     assert not list((root / "output").rglob("*.tmp"))
 
 

@@ -28,7 +28,11 @@ def test_manifest_lists_every_file_with_the_contract_keys(built):
         pdf = built.path(f["path"])
         assert pdf.is_file(), f["path"]
         assert len(reader(pdf).pages) == f["pages"]
-        assert f["path"].startswith(f"output/dogfight/{f['lang']}/")
+        if f["kind"] == "bilingual-rulebook":
+            assert f["path"] == f"output/dogfight/rulebook.{f['lang']}.pdf" or f["paper"] != "a4"
+        else:
+            assert f["path"].startswith(f"output/dogfight/{f['lang']}/")
+    assert kinds["rulebook"] == 3 * 2 and kinds["bilingual-rulebook"] == 1 * 2
     for s in m["sheets"]:
         assert set(s) >= {"file", "page", "side", "slots"}
         for slot in s["slots"]:

@@ -62,8 +62,9 @@ def dogfight(tmp_path_factory):
     for lang in LANGS:
         path = out / lang / "rules-a4.pdf"
         built[lang] = (path, rulebook.render_rulebook(content, lang, "a4", path))
-    path = out / "es-en" / "rules-a4.pdf"
-    built["es-en"] = (path, rulebook.render_bilingual(content, "es", "en", "a4", path))
+    for a, b in (("es", "en"), ("es", "ko")):
+        path = out / f"{a}-{b}" / "rules-a4.pdf"
+        built[f"{a}-{b}"] = (path, rulebook.render_bilingual(content, a, b, "a4", path))
     return content, built
 
 
@@ -188,17 +189,19 @@ def _columns(path: Path, page_index: int) -> tuple[str, str]:
         pdf.close()
 
 
-def test_bilingual_pairs_the_same_sections_on_every_page(dogfight):
+@pytest.mark.parametrize("pair", ["es-en", "es-ko"])
+def test_bilingual_pairs_the_same_sections_on_every_page(dogfight, pair):
     content, built = dogfight
-    path, result = built["es-en"]
-    assert result["sections"] == [n for n, _ in headings(content, "es")]
-    es, en = headings(content, "es"), headings(content, "en")
+    path, result = built[pair]
+    a, b = pair.split("-")
+    assert result["sections"] == [n for n, _ in headings(content, a)]
+    es, en = headings(content, a), headings(content, b)
     seen = set()
     for index in range(1, result["pages"]):
         left, right = _columns(path, index)
         on_left = {n for n, t in es if heading_re(n, t).search(left)}
         on_right = {n for n, t in en if heading_re(n, t).search(right)}
-        assert on_left == on_right, f"page {index + 1}: es {sorted(on_left)} vs en {sorted(on_right)}"
+        assert on_left == on_right, f"page {index + 1}: {a} {sorted(on_left)} vs {b} {sorted(on_right)}"
         if not is_toc(left):
             seen |= on_left
     assert seen == set(result["sections"])
@@ -347,7 +350,7 @@ Las recompensas rojas:
     for value in range(5):
         assert f"red-{value} Descarta {max(value, 1)}" in text
     assert "Reverso" in text and "Ejemplo" in text
-    pngs = sorted(cache.glob("*.png"))
+    pngs = sorted(p for p in cache.glob("*.png") if not p.name.startswith("blank-"))
     assert len(pngs) == 2 + 2 + 11  # cover, two figures, eleven board cells
     assert result["figures_drawn"] == len(pngs)
     pdf = pdfium.PdfDocument(str(out))
@@ -357,7 +360,7 @@ Las recompensas rojas:
     assert images >= 15
     again = rulebook.render_rulebook(game, "es", "a4", out, cache_dir=cache)
     assert again["figures_drawn"] == 0  # cached by the hash of each face's inputs
-    assert sorted(cache.glob("*.png")) == pngs
+    assert sorted(p for p in cache.glob("*.png") if not p.name.startswith("blank-")) == pngs
 
 
 def test_fetcher_refuses_and_render_reports_it(game, tmp_path, monkeypatch):
@@ -387,7 +390,8 @@ def test_keep_words_keeps_markup_nested():
 # ---------------------------------------------------------------- typography
 
 def _heading_boxes(path: Path, result: dict, titles: dict, column: int | None = None):
-    """(page, text page, page size, heading box) for every section heading."""
+    """(number, text page, page size, heading box) for every section heading in the body
+    (the running header, which repeats a title, is skipped)."""
     pdf = pdfium.PdfDocument(str(path))
     try:
         for number, page_no in result["section_pages"].items():
@@ -397,6 +401,8 @@ def _heading_boxes(path: Path, result: dict, titles: dict, column: int | None = 
             searcher = tp.search(f"{number} {titles[number]}", match_case=True)
             while (hit := searcher.get_next()) is not None:
                 box = tp.get_charbox(hit[0])
+                if box[3] > h - 21 * MM:
+                    continue  # running header
                 if column is None or (box[0] < w / 2) == (column == 0):
                     yield number, tp, (w, h), box
                     break
@@ -406,17 +412,18 @@ def _heading_boxes(path: Path, result: dict, titles: dict, column: int | None = 
         pdf.close()
 
 
-@pytest.mark.parametrize("edition", ["es", "ko", "es-en"])
+@pytest.mark.parametrize("edition", ["es", "ko", "es-en", "es-ko"])
 def test_no_heading_is_left_alone_at_the_bottom_of_a_page(dogfight, edition):
     content, built = dogfight
     path, result = built[edition]
-    lang = edition.split("-")[0]
-    titles = dict(headings(content, lang))
-    for number, tp, (w, h), box in _heading_boxes(path, result, titles,
-                                                   0 if "-" in edition else None):
-        left, right = (0, w / 2) if "-" in edition else (0, w)
-        below = tp.get_text_bounded(left, 20 * MM, right, box[1] - 2)
-        assert len(norm(below)) > 20, f"{edition}: heading {number} ends its page"
+    langs = edition.split("-")
+    for column, lang in enumerate(langs):
+        titles = dict(headings(content, lang))
+        for number, tp, (w, h), box in _heading_boxes(path, result, titles,
+                                                       column if len(langs) == 2 else None):
+            left, right = ((0, w / 2) if column == 0 else (w / 2, w)) if len(langs) == 2 else (0, w)
+            below = tp.get_text_bounded(left, 20 * MM, right, box[1] - 2)
+            assert len(norm(below)) > 20, f"{edition}: {lang} heading {number} ends its page"
 
 
 def test_spanish_and_english_are_hyphenated(dogfight):
@@ -441,3 +448,65 @@ def test_long_tables_repeat_their_header_and_keep_rows_whole(game, tmp_path):
         assert "Card Deck Copies" in norm(text)  # the header row is repeated on every page
     found = [i for text in pages for i in ids if re.search(rf"(?<![\w-]){i} Allied Planes 1", norm(text))]
     assert sorted(found) == sorted(ids)  # each row printed once, whole
+
+
+def test_an_unchanged_rulebook_is_the_same_bytes(dogfight, tmp_path):
+    content, built = dogfight
+    out = tmp_path / "again.pdf"
+    rulebook.render_rulebook(content, "en", "a4", out)
+    assert out.read_bytes() == built["en"][0].read_bytes()
+
+
+def test_icons_and_template_output_are_safe(game):
+    _edit(game, "en", "{{ component_list() }}",
+          "Discard a :card: now. {{ '<b>bold?</b>' }} :nope: stays text.\n\n{{ icon('card') }}")
+    html = rulebook.rulebook_html(game, "en", "a4")
+    body = html.split("<main", 1)[1]
+    assert body.count('<img class="icon" src="file://') == 2
+    assert "&lt;b&gt;bold?&lt;/b&gt;" in body and "<b>" not in body
+    assert ":nope: stays text" in body
+    with pytest.raises(ContentError, match="unknown icon 'plane'"):
+        _edit(game, "en", "{{ icon('card') }}", "{{ icon('plane') }}")
+        rulebook.rulebook_html(game, "en", "a4")
+
+
+def test_nothing_sticks_out_of_its_column(dogfight):
+    _, built = dogfight
+    for edition, (_, result) in built.items():
+        assert result["overflows"] == [], edition
+
+
+def test_a_table_too_wide_for_its_column_is_reported(game, tmp_path):
+    wide = "{{ table(items('rewards')[:2], " + repr(
+        [[f"Column{n}", "{{ 'Unbreakable' ~ id ~ 'WordWordWord' }}"] for n in range(6)]) + ") }}"
+    _edit(game, "es", "{{ component_list() }}", wide)
+    result = rulebook.render_bilingual(game, "es", "en", "a4", tmp_path / "bi.pdf",
+                                       cache_dir=tmp_path / "c")
+    assert any(o["column"] == "a" and o["mm"] > 5 for o in result["overflows"]), result["overflows"]
+
+
+# ---------------------------------------------------------------- Red Code: data tables, figures, board
+
+@pytest.mark.skipif(not (Path(__file__).resolve().parents[1] / "content/red-code/game.yaml").exists(),
+                    reason="Red Code is not in this checkout")
+def test_red_code_rulebook_prints_its_data(tmp_path):
+    root = copy_project(tmp_path / "proj", ("red-code",))
+    content = load_game(Project(root), "red-code")
+    out = tmp_path / "es.pdf"
+    result = rulebook.render_rulebook(content, "es", "a4", out)
+    assert result["overflows"] == []
+    text = norm(" ".join(page_texts(out)))
+    from generator.templating import localize
+    manifest = content.manifest
+    for cid in manifest.components:
+        assert re.search(rf"(?<!\d){manifest.entry(cid).count} ", text)
+    for maneuver in content.game.data["maneuvers"]:  # every maneuver, with numbers from its data
+        assert localize(maneuver["name"], "es", content.languages) in text
+    pdf = pdfium.PdfDocument(str(out))
+    images = [o for i in range(len(pdf)) for o in pdf[i].get_objects(max_depth=5)
+              if o.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE]
+    pdf.close()
+    layout = content.game.data["board"]["example_layout"]
+    assert len(images) >= sum(len(r) for r in layout) + 2  # the board and the two figures
+    bi = rulebook.render_bilingual(content, "ko", "en", "a4", tmp_path / "ko-en.pdf")
+    assert bi["overflows"] == [] and bi["sections"] == result["sections"]
