@@ -31,6 +31,7 @@ fuzz: $(STAMP)
 	PNP_FUZZ_EXAMPLES=1000 $(BIN)/pytest -q -s -p no:logging tests/test_fuzz.py
 
 bench: $(STAMP)
+	$(BIN)/python tests/bench/bench_rulebook.py
 	$(BIN)/python tests/bench/bench_print.py
 
 clean:
