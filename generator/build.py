@@ -181,34 +181,35 @@ def run_target(root: str, target: Target, options: Options) -> dict:
         return _run_rulebook(content, target, out, tmp)
     comp = content.component(target.component)
     settings = settings_for(content, comp, options)
-    try:
+    with _committed(tmp, out):
         if target.kind == "components":
             part = sheets.write_sheets(content, comp, target.lang, target.paper, settings, tmp, target.path)
         else:
             part = sheets.write_one_per_page(content, comp, target.lang, settings, tmp, target.path)
-        with open(tmp, "rb+") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, out)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
     part["sha256"] = _sha(out)
     return part
 
 
-def _run_rulebook(content, target: Target, out: Path, tmp: Path) -> dict:
-    from generator import rulebook
+@contextmanager
+def _committed(tmp: Path, out: Path):
+    """Write to `tmp` inside the block; on success flush it to disk and rename it over `out`."""
     try:
-        if target.kind == "rulebook":
-            info = rulebook.render_rulebook(content, target.lang, target.paper, tmp)
-        else:
-            info = rulebook.render_bilingual(content, *target.langs, target.paper, tmp)
+        yield
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp, out)
     finally:
         if tmp.exists():
             tmp.unlink()
+
+
+def _run_rulebook(content, target: Target, out: Path, tmp: Path) -> dict:
+    from generator import rulebook
+    with _committed(tmp, out):
+        if target.kind == "rulebook":
+            info = rulebook.render_rulebook(content, target.lang, target.paper, tmp)
+        else:
+            info = rulebook.render_bilingual(content, *target.langs, target.paper, tmp)
     entry = {"path": target.path, "kind": target.kind, "lang": target.lang, "paper": target.paper,
              "pages": info["pages"], "sections": info["sections"]}
     if target.langs:
