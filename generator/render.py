@@ -442,7 +442,11 @@ class FaceRenderer:
                     if depth > 4:
                         raise ContentError("repeat boxes nested more than 4 deep", code="schema")
                     for cell, cell_ctx in self.cells(box, r, ctx):
-                        findings += self.check(box.layout, cell_ctx, cell.w, cell.h, info, depth + 1)
+                        # name the element too: "rows[2]", or its id when it has one
+                        element = cell_ctx["cell"]
+                        tag = element.get("id") if isinstance(element, dict) and element.get("id") else cell_ctx["index"]
+                        findings += self.check(box.layout, cell_ctx, cell.w, cell.h,
+                                               dict(info, box=f"{info['box']}[{tag}]"), depth + 1)
                 for field in ("fill", "stroke", "color", "label_color"):
                     value = getattr(box, field, None)
                     if value:

@@ -40,6 +40,13 @@ def copies(comp: ComponentSpec) -> list[Copy]:
     return [Copy(item, n + 1) for item in comp.items for n in range(item.count)]
 
 
+def _setup(content: GameContent, comp: ComponentSpec, lang: str, paper: str, settings: PrintSettings):
+    """What every sheet writer needs: the renderer, sheet and face sizes, bleed, names."""
+    return (FaceRenderer(content, lang), paper_size(content.project, paper), comp.size_pt,
+            settings.bleed.points, templating.pick(comp.model.name, lang),
+            templating.pick(content.game.title, lang))
+
+
 def new_canvas(path: Path, size, renderer: FaceRenderer, title: str) -> Canvas:
     face = renderer.fonts.default
     # initialFontName: otherwise ReportLab puts unembedded Helvetica in every page's resources.
@@ -54,10 +61,7 @@ def new_canvas(path: Path, size, renderer: FaceRenderer, title: str) -> Canvas:
 def write_sheets(content: GameContent, comp: ComponentSpec, lang: str, paper: str,
                  settings: PrintSettings, out: Path, rel_path: str) -> dict:
     """Impose every copy of every item on sheets; backs follow each front sheet for duplex."""
-    renderer = FaceRenderer(content, lang)
-    W, H = paper_size(content.project, paper)
-    w, h = comp.size_pt
-    bleed = settings.bleed.points
+    renderer, (W, H), (w, h), bleed, name, title = _setup(content, comp, lang, paper, settings)
     try:
         grid = impose.plan((W, H), (w, h), bleed=bleed, margin=settings.margin.points,
                            gutter=settings.gutter.points, crop_marks=settings.crop_marks,
@@ -69,8 +73,6 @@ def write_sheets(content: GameContent, comp: ComponentSpec, lang: str, paper: st
     all_copies = copies(comp)
     sheets_total = -(-len(all_copies) // grid.per_sheet)
     has_backs = any(c.item.back for c in all_copies)
-    name = templating.pick(comp.model.name, lang)
-    title = templating.pick(content.game.title, lang)
     canvas = new_canvas(out, (W, H), renderer, f"{title} - {name}")
     pages, page_no = [], 0
     comp_ctx = renderer.context(comp, None)
@@ -133,17 +135,12 @@ def write_sheets(content: GameContent, comp: ComponentSpec, lang: str, paper: st
 def write_tiled(content: GameContent, comp: ComponentSpec, lang: str, paper: str,
                 settings: PrintSettings, out: Path, rel_path: str) -> dict:
     """A face bigger than the sheet (a board), split into overlapping tiles, one per page."""
-    renderer = FaceRenderer(content, lang)
-    W, H = paper_size(content.project, paper)
-    w, h = comp.size_pt
-    bleed = settings.bleed.points
+    renderer, (W, H), (w, h), bleed, name, title = _setup(content, comp, lang, paper, settings)
     try:
         plan = impose.plan_tiles((W, H), (w, h), bleed=bleed, margin=settings.margin.points,
                                  overlap=settings.overlap.points, crop_marks=settings.crop_marks)
     except impose.DoesNotFit as exc:
         raise ContentError(str(exc), comp.file, comp.line_of.get("size"), "size", code="does-not-fit") from None
-    name = templating.pick(comp.model.name, lang)
-    title = templating.pick(content.game.title, lang)
     canvas = new_canvas(out, (W, H), renderer, f"{title} - {name}")
     pages, page_no = [], 0
     total = len(plan.tiles)
