@@ -194,12 +194,7 @@ def keep_words(fragment: str) -> str:
                 depth -= 1
                 low = min(low, depth)
         if not has_hangul:
-            for k, t, nm in pieces[i:end]:
-                if k == "open":
-                    stack.append((nm, t))
-                elif k == "close" and stack:
-                    stack.pop()
-                out.append(t)
+            _replay(pieces[i:end], stack, out)
             i = end
             continue
         base = max(0, low)
@@ -207,15 +202,20 @@ def keep_words(fragment: str) -> str:
         out.extend(f"</{nm}>" for nm, _ in reversed(outer))
         out.append(WORD_OPEN)
         out.extend(t for _, t in outer)
-        for k, t, nm in pieces[i:end]:
-            if k == "open":
-                stack.append((nm, t))
-            elif k == "close" and stack:
-                stack.pop()
-            out.append(t)
+        _replay(pieces[i:end], stack, out)
         inner = stack[base:]
         out.extend(f"</{nm}>" for nm, _ in reversed(inner))
         out.append("</span>")
         out.extend(t for _, t in inner)
         i = end
     return "".join(out)
+
+
+def _replay(pieces, stack: list, out: list) -> None:
+    """Copy tag and text pieces to `out`, keeping `stack` of the open tags up to date."""
+    for kind, text, name in pieces:
+        if kind == "open":
+            stack.append((name, text))
+        elif kind == "close" and stack:
+            stack.pop()
+        out.append(text)

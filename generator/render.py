@@ -147,15 +147,7 @@ class FaceRenderer:
             canvas.restoreState()
 
     def angle(self, box, ctx) -> float:
-        value = box.rotate
-        if isinstance(value, str):
-            result = templating.evaluate(value, ctx)
-            try:
-                value = float(result)
-            except (TypeError, ValueError):
-                raise ContentError(f"rotate '{box.rotate}' gives {result!r}, not a number",
-                                   code="template") from None
-        return value % 360
+        return _number(box.rotate, ctx, "rotate", float) % 360
 
     def cells(self, box, r: Rect, ctx) -> list[tuple[Rect, dict]]:
         """The cells of a repeat box: where each element goes, and what it sees."""
@@ -282,14 +274,7 @@ class FaceRenderer:
                 self._paint(canvas, box, ctx)
 
     def slot_count(self, box, ctx) -> int:
-        n = box.n
-        if isinstance(n, str):
-            value = templating.evaluate(n, ctx)
-            try:
-                n = int(value)
-            except (TypeError, ValueError):
-                raise ContentError(f"slot count '{box.n}' gives {value!r}, not a number",
-                                   code="template") from None
+        n = _number(box.n, ctx, "slot count", int)
         if not 0 <= n <= 100:
             raise ContentError(f"slot count {n} is out of range 0-100", code="schema")
         return n
@@ -501,6 +486,17 @@ class FaceRenderer:
     _DRAW = {"rect": _draw_rect, "ellipse": _draw_ellipse, "circle": _draw_ellipse,
              "line": _draw_line, "polygon": _draw_polygon, "slots": _draw_slots,
              "text": _draw_text, "image": _draw_image, "svg": _draw_image}
+
+
+def _number(value, ctx: dict, what: str, cast):
+    """A box setting that is a number or an expression giving one (a rotation, a slot count)."""
+    if not isinstance(value, str):
+        return cast(value)
+    result = templating.evaluate(value, ctx)
+    try:
+        return cast(result)
+    except (TypeError, ValueError):
+        raise ContentError(f"{what} '{value}' gives {result!r}, not a number", code="template") from None
 
 
 def _fit(src_w: float, src_h: float, r: Rect, mode: str) -> tuple[float, float, float, float]:
