@@ -1,36 +1,53 @@
-# One entry point per job. Every target sets itself up from a fresh clone:
-# the virtualenv is (re)built whenever pyproject.toml changes.
-PY ?= python3.11
+# One entry point per job. Every target sets itself up from a fresh clone: the virtualenv is
+# (re)built when pyproject.toml changes, when it was made by another interpreter, or when a
+# failed attempt left it broken.
+#
+# PY: any Python 3.11 or newer. Unset, the first suitable of python3, python3.13, python3.12,
+# python3.11 on PATH is used.
+PY ?= $(shell for p in python3 python3.13 python3.12 python3.11; do \
+	$$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && { command -v $$p; break; }; \
+	done)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PNP := $(BIN)/pnp
 
-.PHONY: print test check bench fuzz setup clean
+.PHONY: print test test-fast check bench fuzz lint setup clean
 
-setup: $(STAMP)
-
-$(STAMP): pyproject.toml
-	$(PY) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+# The stamp holds the interpreter and the hash of pyproject.toml the venv was built from.
+setup:
+	@test -n "$(PY)" || { echo "make: no Python 3.11 or newer found; set PY=/path/to/python3.x" >&2; exit 2; }
+	@want="$$($(PY) -c 'import sys; assert sys.version_info >= (3, 11); print(sys.version.split()[0], sys.base_prefix)' 2>/dev/null)" \
+	  || { echo "make: PY=$(PY) is not a Python 3.11 or newer" >&2; exit 2; }; \
+	want="$$want $$(sha256sum pyproject.toml | cut -c1-16)"; \
+	if [ -x $(BIN)/python ] && [ "$$(cat $(STAMP) 2>/dev/null)" = "$$want" ] && $(BIN)/python -c 'import generator' 2>/dev/null; then \
+	  exit 0; fi; \
+	echo "make: building $(VENV) with $(PY) (Python $${want%% *})"; \
+	rm -rf $(VENV); \
+	$(PY) -m venv $(VENV) && $(BIN)/pip install --quiet --upgrade pip \
+	  && $(BIN)/pip install --quiet -e '.[dev]' && echo "$$want" > $(STAMP) \
+	  || { rm -rf $(VENV); echo "make: setting up $(VENV) failed" >&2; exit 1; }
 
 # check first: errors stop the build before any file is written.
-print: $(STAMP)
+print: setup
 	$(PNP) print
 
-check: $(STAMP)
+check: setup
 	$(PNP) check
 
-test: $(STAMP)
+test: setup
 	$(BIN)/pytest -q
 
+lint: setup
+	$(BIN)/ruff format --check generator tests
+	$(BIN)/ruff check generator tests
+	$(BIN)/mypy
+
 # 2 x 1,000 hypothesis examples against the loader and the checker; prints the count.
-fuzz: $(STAMP)
+fuzz: setup
 	PNP_FUZZ_EXAMPLES=1000 $(BIN)/pytest -q -s -p no:logging tests/test_fuzz.py
 
-bench: $(STAMP)
+bench: setup
 	$(BIN)/python tests/bench/bench_rulebook.py
 	$(BIN)/python tests/bench/bench_print.py
 

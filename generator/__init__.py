@@ -2,4 +2,5 @@
 
 Pipeline: content (YAML) -> model -> check -> render -> impose -> write.
 """
+
 __version__ = "0.1.0"

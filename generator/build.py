@@ -5,6 +5,7 @@ options, and pnp's own code. Unchanged targets whose output is intact are skippe
 are written to a temporary file, flushed and renamed, so a killed build never leaves a
 half-written PDF where a good one was. A lock keeps two builds off the same output folder.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -73,6 +74,7 @@ class Target:
 @dataclass
 class GameState:
     """What the last build of a game wrote: per target its key, output digest and manifest part."""
+
     targets: dict = field(default_factory=dict)
     checked: str = ""  # key of the inputs that last passed `check`
 
@@ -100,13 +102,15 @@ def settings_for(content, comp, options: Options):
     if comp.model.print is not None:
         for key in comp.model.print.model_fields_set:
             setattr(settings, key, getattr(comp.model.print, key))
-    from generator.units import parse_length
     from generator.model import Offset
+    from generator.units import parse_length
+
     if options.duplex:
         settings.duplex = options.duplex
     if options.back_offset is not None:
-        settings.back_offset = Offset(x=parse_length(options.back_offset[0]),
-                                      y=parse_length(options.back_offset[1]))
+        settings.back_offset = Offset(
+            x=parse_length(options.back_offset[0]), y=parse_length(options.back_offset[1])
+        )
     if options.one_per_page is not None:
         settings.one_per_page = options.one_per_page
     if options.papers:
@@ -116,20 +120,32 @@ def settings_for(content, comp, options: Options):
 
 def plan_targets(project: Project, content, options: Options) -> list[Target]:
     from generator.sizes import paper_size
+
     targets = []
-    game_inputs = [content.dir / "game.yaml", content.dir / "manifest.yaml",
-                   project.templates / "paper.yaml", project.templates / "card-sizes.yaml",
-                   *tree(project.fonts), *tree(project.layouts),
-                   *[p for p in tree(content.dir) if p.parent.name != "components"
-                     and p.suffix not in (".md",) and "rules" not in p.parts]]
+    game_inputs = [
+        content.dir / "game.yaml",
+        content.dir / "manifest.yaml",
+        project.templates / "paper.yaml",
+        project.templates / "card-sizes.yaml",
+        *tree(project.fonts),
+        *tree(project.layouts),
+        *[
+            p
+            for p in tree(content.dir)
+            if p.parent.name != "components" and p.suffix not in (".md",) and "rules" not in p.parts
+        ],
+    ]
     shared = _hash_files(game_inputs)
     code = code_hash()
     for comp in content.components:
         settings = settings_for(content, comp, options)
         for paper in settings.papers:
             paper_size(project, paper)  # unknown paper: a clear error before anything is written
-        key = hashlib.sha256("|".join([shared, _hash_files([comp.file]), code, options.key(),
-                                       settings.model_dump_json()]).encode()).hexdigest()
+        key = hashlib.sha256(
+            "|".join(
+                [shared, _hash_files([comp.file]), code, options.key(), settings.model_dump_json()]
+            ).encode()
+        ).hexdigest()
         for lang in content.languages:
             for paper in settings.papers:
                 path = f"output/{content.id}/{lang}/{comp.id}-{paper}.pdf"
@@ -145,19 +161,45 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
     langs = [lang for lang in content.languages if lang in content.rules]
     if not langs:
         return []
-    key = hashlib.sha256("|".join([
-        _hash_files([*tree(content.dir), *tree(project.templates)]), code, options.key(),
-        content.game.rulebook.model_dump_json()]).encode()).hexdigest()
+    key = hashlib.sha256(
+        "|".join(
+            [
+                _hash_files([*tree(content.dir), *tree(project.templates)]),
+                code,
+                options.key(),
+                content.game.rulebook.model_dump_json(),
+            ]
+        ).encode()
+    ).hexdigest()
     papers = options.papers or content.game.rulebook.papers or content.game.print.papers
     out = []
     for index, paper in enumerate(papers):
         suffix = "" if index == 0 else f"-{paper}"
         for lang in langs:
-            out.append(Target(content.id, "rulebook", "", lang, paper,
-                              f"output/{content.id}/{lang}/rulebook{suffix}.pdf", key))
+            out.append(
+                Target(
+                    content.id,
+                    "rulebook",
+                    "",
+                    lang,
+                    paper,
+                    f"output/{content.id}/{lang}/rulebook{suffix}.pdf",
+                    key,
+                )
+            )
         for a, b in content.game.rulebook.bilingual:
-            out.append(Target(content.id, "bilingual-rulebook", "", f"{a}-{b}", paper,
-                              f"output/{content.id}/rulebook.{a}-{b}{suffix}.pdf", key, (a, b)))
+            out.append(
+                Target(
+                    content.id,
+                    "bilingual-rulebook",
+                    "",
+                    f"{a}-{b}",
+                    paper,
+                    f"output/{content.id}/rulebook.{a}-{b}{suffix}.pdf",
+                    key,
+                    (a, b),
+                )
+            )
     return out
 
 
@@ -168,8 +210,9 @@ _CONTENT_CACHE: dict = {}
 
 def run_target(root: str, target: Target, options: Options) -> dict:
     """Build one target (in a worker process or in-process) and return its manifest part."""
-    from generator.content import load_game
     from generator import sheets
+    from generator.content import load_game
+
     project = Project(Path(root))
     content = _CONTENT_CACHE.get(target.game)
     if content is None:
@@ -183,7 +226,9 @@ def run_target(root: str, target: Target, options: Options) -> dict:
     settings = settings_for(content, comp, options)
     with _committed(tmp, out):
         if target.kind == "components":
-            part = sheets.write_sheets(content, comp, target.lang, target.paper, settings, tmp, target.path)
+            part = sheets.write_sheets(
+                content, comp, target.lang, target.paper, settings, tmp, target.path
+            )
         else:
             part = sheets.write_one_per_page(content, comp, target.lang, settings, tmp, target.path)
     part["sha256"] = _sha(out)
@@ -205,19 +250,27 @@ def _committed(tmp: Path, out: Path):
 
 def _run_rulebook(content, target: Target, out: Path, tmp: Path) -> dict:
     from generator import rulebook
+
     with _committed(tmp, out):
         if target.kind == "rulebook":
             info = rulebook.render_rulebook(content, target.lang, target.paper, tmp)
         else:
             info = rulebook.render_bilingual(content, *target.langs, target.paper, tmp)
-    entry = {"path": target.path, "kind": target.kind, "lang": target.lang, "paper": target.paper,
-             "pages": info["pages"], "sections": info["sections"]}
+    entry = {
+        "path": target.path,
+        "kind": target.kind,
+        "lang": target.lang,
+        "paper": target.paper,
+        "pages": info["pages"],
+        "sections": info["sections"],
+    }
     if target.langs:
         entry["langs"] = list(target.langs)
     return {"file": entry, "sheets": [], "sha256": _sha(out)}
 
 
 # ------------------------------------------------------------------ state, lock, progress
+
 
 def state_path(project: Project, game: str) -> Path:
     return project.output / ".pnp-cache" / f"{game}.json"
@@ -232,8 +285,10 @@ def load_state(project: Project, game: str) -> GameState:
 
 
 def save_state(project: Project, game: str, state: GameState) -> None:
-    atomic_write(state_path(project, game),
-                 json.dumps({"targets": state.targets, "checked": state.checked}).encode())
+    atomic_write(
+        state_path(project, game),
+        json.dumps({"targets": state.targets, "checked": state.checked}).encode(),
+    )
 
 
 @contextmanager
@@ -248,8 +303,12 @@ def build_lock(project: Project):
         fh.seek(0)
         holder = fh.read().strip() or "?"
         fh.close()
-        raise ContentError(f"another pnp build is running on this project (pid {holder})",
-                           path, hint="wait for it to finish, then run again", code="locked") from None
+        raise ContentError(
+            f"another pnp build is running on this project (pid {holder})",
+            path,
+            hint="wait for it to finish, then run again",
+            code="locked",
+        ) from None
     fh.seek(0)
     fh.truncate()
     fh.write(str(os.getpid()))
@@ -284,6 +343,7 @@ class Progress:
 
 # ------------------------------------------------------------------ the build
 
+
 def build_manifest(game: str, targets: list[Target], state: GameState) -> dict:
     files, sheets = [], []
     for t in targets:
@@ -298,7 +358,9 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
     plans = {content.id: plan_targets(project, content, options) for content in games}
     # Leftovers of a build that was killed: we hold the lock, so no one else is writing them.
     for game in plans:
-        for stale in (project.output / game).rglob(".*.tmp") if (project.output / game).is_dir() else ():
+        for stale in (
+            (project.output / game).rglob(".*.tmp") if (project.output / game).is_dir() else ()
+        ):
             stale.unlink(missing_ok=True)
     todo: list[Target] = []
     states = {g: load_state(project, g) for g in plans}
@@ -306,7 +368,11 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
         state = states[game]
         for t in targets:
             known = state.targets.get(t.path)
-            intact = known and known.get("key") == t.key and known.get("sha256") == _sha(project.root / t.path)
+            intact = (
+                known
+                and known.get("key") == t.key
+                and known.get("sha256") == _sha(project.root / t.path)
+            )
             if options.force or not intact:
                 todo.append(t)
     progress = Progress(len(todo)) if todo else None

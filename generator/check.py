@@ -6,6 +6,7 @@ applied last, to every finding. Render-level checks (overflowing text, missing g
 low-resolution art) run the same layout engine as printing, in every language, so what is checked
 is what prints.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -19,6 +20,7 @@ def check_game(content: GameContent) -> list[Finding]:
     """Every finding about one game; those accepted in accepted.yaml are marked (validate/)."""
     from generator.validate import validate_game
     from generator.validate.accepted import apply
+
     findings: list[Finding] = []
     findings += check_manifest(content)
     findings += validate_game(content)
@@ -64,15 +66,31 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
             try:
                 ctx = renderer.context(comp, item)
             except ContentError as exc:
-                findings.append(Finding("error", exc.code, exc.message, hint=exc.hint, lang=lang,
-                                        **dict(info, line=exc.line or item.line)))
+                findings.append(
+                    Finding(
+                        "error",
+                        exc.code,
+                        exc.message,
+                        hint=exc.hint,
+                        lang=lang,
+                        **dict(info, line=exc.line or item.line),
+                    )
+                )
                 continue
             findings += _faces(renderer, item.layout, ctx, w, h, info)
             if item.back and item.back not in checked_backs:
                 common = item.back == comp.model.back
                 back_ctx = renderer.context(comp, None) if common else ctx
-                findings += _faces(renderer, item.back, back_ctx, w, h,
-                                   dict(info, item=None if common else item.id, line=None if common else item.line))
+                findings += _faces(
+                    renderer,
+                    item.back,
+                    back_ctx,
+                    w,
+                    h,
+                    dict(
+                        info, item=None if common else item.id, line=None if common else item.line
+                    ),
+                )
                 if common:
                     checked_backs.add(item.back)
     return findings
@@ -81,23 +99,47 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
 def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> list[Finding]:
     """Names printed on sheet labels (game title, component names) need glyphs too."""
     from generator import templating
+
     face = renderer.fonts.default
     texts = [("title", content.dir / "game.yaml", None, None, content.game.title)]
-    texts += [("name", c.file, c.line_of.get("name"), c.id, c.model.name) for c in content.components]
+    texts += [
+        ("name", c.file, c.line_of.get("name"), c.id, c.model.name) for c in content.components
+    ]
     out = []
     for box, file, line, comp_id, value in texts:
         try:
             text = templating.pick(value, lang)
         except ContentError as exc:
-            out.append(Finding("error", exc.code, f"{box}: {exc.message}", file=rel(file), line=line,
-                               component=comp_id, lang=lang, box=box, hint=exc.hint))
+            out.append(
+                Finding(
+                    "error",
+                    exc.code,
+                    f"{box}: {exc.message}",
+                    file=rel(file),
+                    line=line,
+                    component=comp_id,
+                    lang=lang,
+                    box=box,
+                    hint=exc.hint,
+                )
+            )
             continue
         missing = face.missing(text)
         if missing:
             shown = " ".join(f"'{c}' (U+{ord(c):04X})" for c in missing[:8])
-            out.append(Finding("error", "missing-glyph", f"{box} '{text}': the label font has no glyph for {shown}",
-                               file=rel(file), line=line, component=comp_id, lang=lang, box=box,
-                               hint="use characters the bundled font covers"))
+            out.append(
+                Finding(
+                    "error",
+                    "missing-glyph",
+                    f"{box} '{text}': the label font has no glyph for {shown}",
+                    file=rel(file),
+                    line=line,
+                    component=comp_id,
+                    lang=lang,
+                    box=box,
+                    hint="use characters the bundled font covers",
+                )
+            )
     return out
 
 
@@ -105,9 +147,20 @@ def _faces(renderer, layout, ctx, w, h, info) -> list[Finding]:
     try:
         return renderer.check(layout, ctx, w, h, info)
     except ContentError as exc:
-        return [Finding("error", exc.code, exc.message, hint=exc.hint, lang=renderer.lang,
-                        **dict(info, file=rel(exc.file) if exc.file else info["file"],
-                               line=exc.line or info.get("line")))]
+        return [
+            Finding(
+                "error",
+                exc.code,
+                exc.message,
+                hint=exc.hint,
+                lang=renderer.lang,
+                **dict(
+                    info,
+                    file=rel(exc.file) if exc.file else info["file"],
+                    line=exc.line or info.get("line"),
+                ),
+            )
+        ]
 
 
 def check_manifest(content: GameContent) -> list[Finding]:
@@ -115,8 +168,15 @@ def check_manifest(content: GameContent) -> list[Finding]:
     manifest = content.manifest
     manifest_file = content.dir / "manifest.yaml"
     if manifest is None:
-        return [Finding("warning", "no-manifest", "no manifest.yaml: component counts are not checked",
-                        file=rel(manifest_file), hint="list each component with its count")]
+        return [
+            Finding(
+                "warning",
+                "no-manifest",
+                "no manifest.yaml: component counts are not checked",
+                file=rel(manifest_file),
+                hint="list each component with its count",
+            )
+        ]
     raw = content.manifest_raw
     comps = raw.get("components")
     where = {"file": rel(manifest_file)}
@@ -124,16 +184,32 @@ def check_manifest(content: GameContent) -> list[Finding]:
     for comp in content.components:
         entry = manifest.entry(comp.id)
         if entry is None:
-            out.append(Finding("error", "manifest-missing", f"component '{comp.id}' is not in the manifest",
-                               hint=f"add '{comp.id}: {comp.total}' under components", **where,
-                               line=comps.line, component=comp.id))
+            out.append(
+                Finding(
+                    "error",
+                    "manifest-missing",
+                    f"component '{comp.id}' is not in the manifest",
+                    hint=f"add '{comp.id}: {comp.total}' under components",
+                    **where,
+                    line=comps.line,
+                    component=comp.id,
+                )
+            )
             continue
         line = comps.line_of(comp.id)
         if entry.count != comp.total:
-            out.append(Finding("error", "count-mismatch",
-                               f"{comp.id}: manifest says {entry.count}, content has {comp.total} "
-                               f"({len(comp.items)} items)", **where, line=line, component=comp.id,
-                               hint="fix the item counts or the manifest"))
+            out.append(
+                Finding(
+                    "error",
+                    "count-mismatch",
+                    f"{comp.id}: manifest says {entry.count}, content has {comp.total} "
+                    f"({len(comp.items)} items)",
+                    **where,
+                    line=line,
+                    component=comp.id,
+                    hint="fix the item counts or the manifest",
+                )
+            )
         for key, expected in entry.breakdown.items():
             actual = Counter()
             for item in comp.items:
@@ -141,14 +217,27 @@ def check_manifest(content: GameContent) -> list[Finding]:
             for value in sorted(set(expected) | set(actual)):
                 want, have = expected.get(value, 0), actual.get(value, 0)
                 if want != have:
-                    out.append(Finding("error", "breakdown-mismatch",
-                                       f"{comp.id} by {key} = {value}: manifest says {want}, content has {have}",
-                                       **where, line=line, component=comp.id))
+                    out.append(
+                        Finding(
+                            "error",
+                            "breakdown-mismatch",
+                            f"{comp.id} by {key} = {value}: manifest says {want}, content has {have}",
+                            **where,
+                            line=line,
+                            component=comp.id,
+                        )
+                    )
     known = {c.id for c in content.components}
     for comp_id in manifest.components:
         if comp_id not in known:
-            out.append(Finding("error", "manifest-unknown",
-                               f"manifest lists '{comp_id}', which no component file defines",
-                               **where, line=comps.line_of(comp_id),
-                               hint="components: " + ", ".join(sorted(known))))
+            out.append(
+                Finding(
+                    "error",
+                    "manifest-unknown",
+                    f"manifest lists '{comp_id}', which no component file defines",
+                    **where,
+                    line=comps.line_of(comp_id),
+                    hint="components: " + ", ".join(sorted(known)),
+                )
+            )
     return out

@@ -1,4 +1,5 @@
 """Command line: pnp print | check | i18n | schema. Exit codes: 0 ok, 1 error findings, 2 cannot run."""
+
 from __future__ import annotations
 
 import argparse
@@ -14,17 +15,27 @@ EXIT_OK, EXIT_FINDINGS, EXIT_CANNOT_RUN = 0, 1, 2
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pnp", description="Print-and-play component generator.")
-    p.add_argument("--root", type=Path, help="project folder (default: found from the current folder)")
+    p.add_argument(
+        "--root", type=Path, help="project folder (default: found from the current folder)"
+    )
     p.add_argument("--debug", action="store_true", help="show tracebacks")
     sub = p.add_subparsers(dest="command", required=True)
 
     pr = sub.add_parser("print", help="check, then build every game (or the ones named)")
     pr.add_argument("games", nargs="*")
-    pr.add_argument("--paper", action="append", help="a4, letter... (repeat for several; default: each game's)")
+    pr.add_argument(
+        "--paper", action="append", help="a4, letter... (repeat for several; default: each game's)"
+    )
     pr.add_argument("--duplex", choices=["long-edge", "short-edge"])
-    pr.add_argument("--back-offset", metavar="X,Y", help="move backs by X,Y mm to match your printer")
-    pr.add_argument("--one-per-page", action="store_true", default=None,
-                    help="also write print-shop PDFs: one face per page with TrimBox and BleedBox")
+    pr.add_argument(
+        "--back-offset", metavar="X,Y", help="move backs by X,Y mm to match your printer"
+    )
+    pr.add_argument(
+        "--one-per-page",
+        action="store_true",
+        default=None,
+        help="also write print-shop PDFs: one face per page with TrimBox and BleedBox",
+    )
     pr.add_argument("--force", action="store_true", help="rebuild even unchanged targets")
     pr.add_argument("-j", "--jobs", type=int, default=0, help="parallel jobs (default: all cores)")
 
@@ -36,10 +47,14 @@ def _parser() -> argparse.ArgumentParser:
     isub = i18.add_subparsers(dest="i18n_command", required=True)
     st = isub.add_parser("status", help="per language: sections translated, in sync, stale")
     st.add_argument("games", nargs="*")
-    sy = isub.add_parser("sync", help="mark translated sections as reviewed against the current source")
+    sy = isub.add_parser(
+        "sync", help="mark translated sections as reviewed against the current source"
+    )
     sy.add_argument("games", nargs="*")
     sy.add_argument("--lang", action="append", help="only this language (repeat for several)")
-    sy.add_argument("--section", action="append", help="only this section number, e.g. 3.2 (repeat)")
+    sy.add_argument(
+        "--section", action="append", help="only this section number, e.g. 3.2 (repeat)"
+    )
 
     sc = sub.add_parser("schema", help="write JSON Schemas of the content files, for editors")
     sc.add_argument("--out", type=Path, default=Path("schema"), help="folder (default: ./schema)")
@@ -53,21 +68,30 @@ def _offset(text: str | None):
         x, y = (float(v) for v in text.split(","))
         return (x, y)
     except ValueError:
-        raise ContentError(f"--back-offset '{text}' is not X,Y in mm", code="usage",
-                           hint="e.g. --back-offset 0.5,-0.3") from None
+        raise ContentError(
+            f"--back-offset '{text}' is not X,Y in mm",
+            code="usage",
+            hint="e.g. --back-offset 0.5,-0.3",
+        ) from None
 
 
 def _load(project, names):
     from generator.content import load_game
+
     ids = names or project.game_ids()
     if not ids:
-        raise ContentError("no games in content/", project.content, code="no-games",
-                           hint="add content/<game>/game.yaml")
+        raise ContentError(
+            "no games in content/",
+            project.content,
+            code="no-games",
+            hint="add content/<game>/game.yaml",
+        )
     return [load_game(project, g) for g in ids]
 
 
 def _check(contents):
     from generator.check import check_game
+
     findings = []
     for content in contents:
         findings += check_game(content)
@@ -76,18 +100,24 @@ def _check(contents):
 
 def _print_findings(findings, stream=sys.stdout) -> None:
     from generator.validate.accepted import finding_id
+
     for f in findings:
         if f.accepted:  # still shown, but it no longer counts: one line with the reason
             where = f.file + (f":{f.line}" if f.line else "")
-            print(f"{where}: accepted: [{f.code}] {f.message} (reason: {f.accepted})  [id {finding_id(f)}]",
-                  file=stream)
+            print(
+                f"{where}: accepted: [{f.code}] {f.message} (reason: {f.accepted})  [id {finding_id(f)}]",
+                file=stream,
+            )
         else:
             print(f"{f.format()}  [id {finding_id(f)}]", file=stream)
     errors = sum(1 for f in findings if f.severity == "error" and not f.accepted)
     warnings = sum(1 for f in findings if f.severity == "warning" and not f.accepted)
     accepted = sum(1 for f in findings if f.accepted)
-    print(f"{errors} error(s), {warnings} warning(s)" + (f", {accepted} accepted" if accepted else ""),
-          file=stream)
+    print(
+        f"{errors} error(s), {warnings} warning(s)"
+        + (f", {accepted} accepted" if accepted else ""),
+        file=stream,
+    )
 
 
 def cmd_check(project, args) -> int:
@@ -95,16 +125,34 @@ def cmd_check(project, args) -> int:
     findings = _check(contents)
     if args.format == "json":
         from generator.validate.accepted import finding_id
-        print(json.dumps([dict(f.as_dict(), id=finding_id(f)) for f in findings], ensure_ascii=False, indent=1))
+
+        print(
+            json.dumps(
+                [dict(f.as_dict(), id=finding_id(f)) for f in findings],
+                ensure_ascii=False,
+                indent=1,
+            )
+        )
     else:
         _print_findings(findings)
-    return EXIT_FINDINGS if any(f.severity == "error" and not f.accepted for f in findings) else EXIT_OK
+    return (
+        EXIT_FINDINGS
+        if any(f.severity == "error" and not f.accepted for f in findings)
+        else EXIT_OK
+    )
 
 
 def cmd_print(project, args) -> int:
     from generator import build
-    options = build.Options(papers=args.paper, duplex=args.duplex, back_offset=_offset(args.back_offset),
-                            one_per_page=args.one_per_page, force=args.force, jobs=args.jobs)
+
+    options = build.Options(
+        papers=args.paper,
+        duplex=args.duplex,
+        back_offset=_offset(args.back_offset),
+        one_per_page=args.one_per_page,
+        force=args.force,
+        jobs=args.jobs,
+    )
     started = time.monotonic()
     with build.build_lock(project):
         contents = _load(project, args.games)
@@ -121,23 +169,29 @@ def cmd_print(project, args) -> int:
             if findings:
                 _print_findings(findings, sys.stderr)
             if any(f.severity == "error" and not f.accepted for f in findings):
-                print("pnp print: stopped, nothing written: fix the errors above "
-                      "(or accept them in accepted.yaml)", file=sys.stderr)
+                print(
+                    "pnp print: stopped, nothing written: fix the errors above "
+                    "(or accept them in accepted.yaml)",
+                    file=sys.stderr,
+                )
                 return EXIT_FINDINGS
             for content, keys, state in stale:
                 state.checked = keys
                 build.save_state(project, content.id, state)
         result = build.build(project, contents, options)
     took = time.monotonic() - started
-    print(f"pnp print: {result['built']} of {result['total']} files built "
-          f"({result['total'] - result['built']} up to date) in {took:.2f} s; "
-          f"manifests in {project.output.relative_to(project.root)}/<game>/build-manifest.json")
+    print(
+        f"pnp print: {result['built']} of {result['total']} files built "
+        f"({result['total'] - result['built']} up to date) in {took:.2f} s; "
+        f"manifests in {project.output.relative_to(project.root)}/<game>/build-manifest.json"
+    )
     return EXIT_OK
 
 
 def cmd_i18n(project, args) -> int:
     from generator.validate import i18n
     from generator.validate.game import GameView
+
     for content in _load(project, args.games):
         view = GameView(content)
         source = view.source_lang
@@ -147,19 +201,25 @@ def cmd_i18n(project, args) -> int:
         if args.i18n_command == "sync":
             marked = i18n.mark(view, args.lang, args.section)
             for lang, numbers in marked.items():
-                print(f"{content.id} {lang}: marked {len(numbers)} section(s) in sync with {source}: "
-                      + ", ".join(numbers))
+                print(
+                    f"{content.id} {lang}: marked {len(numbers)} section(s) in sync with {source}: "
+                    + ", ".join(numbers)
+                )
             if not marked:
                 print(f"{content.id}: nothing to mark (check --lang and --section)")
             print(f"  -> {i18n.path_of(view).relative_to(project.root)}")
             continue
         sections = len(content.rules[source].sections)
         tracked = i18n.path_of(view).exists()
-        print(f"{content.id}: source {source}, {sections} section(s)"
-              + ("" if tracked else "; never synced (no rules/i18n-sync.yaml)"))
+        print(
+            f"{content.id}: source {source}, {sections} section(s)"
+            + ("" if tracked else "; never synced (no rules/i18n-sync.yaml)")
+        )
         for st in i18n.status(view):
-            line = (f"  {st.lang}: {len(st.translated)}/{st.total} translated, {len(st.in_sync)} in sync, "
-                    f"{len(st.stale)} stale, {len(st.unsynced)} never synced")
+            line = (
+                f"  {st.lang}: {len(st.translated)}/{st.total} translated, {len(st.in_sync)} in sync, "
+                f"{len(st.stale)} stale, {len(st.unsynced)} never synced"
+            )
             print(line)
             if st.missing:
                 print(f"      missing: {', '.join(st.missing)}")
@@ -172,10 +232,15 @@ def cmd_i18n(project, args) -> int:
 
 def cmd_schema(project, args) -> int:
     from generator import model
+
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    docs = {"game": model.Game, "component": model.Component, "manifest": model.Manifest,
-            "layout": model.Layout}
+    docs = {
+        "game": model.Game,
+        "component": model.Component,
+        "manifest": model.Manifest,
+        "layout": model.Layout,
+    }
     for name, cls in docs.items():
         schema = cls.model_json_schema(by_alias=True, mode="validation")
         schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
@@ -189,22 +254,29 @@ def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     try:
         from generator.project import Project, find_project
+
         project = Project(args.root.resolve()) if args.root else find_project()
-        command = {"print": cmd_print, "check": cmd_check, "i18n": cmd_i18n, "schema": cmd_schema}[args.command]
+        command = {"print": cmd_print, "check": cmd_check, "i18n": cmd_i18n, "schema": cmd_schema}[
+            args.command
+        ]
         return command(project, args)
     except ContentError as exc:
         if args.debug:
             raise
         if getattr(args, "format", None) == "json":
             from generator.errors import Finding
+
             print(json.dumps([Finding.from_error(exc).as_dict()], ensure_ascii=False))
         print(f"pnp: error: {exc.format()}", file=sys.stderr)
         return EXIT_CANNOT_RUN
     except Exception as exc:  # a bug in pnp, not in the content: say so, briefly
         if args.debug:
             raise
-        print(f"pnp: internal error: {type(exc).__name__}: {exc}; run again with --debug "
-              "for the traceback and report it", file=sys.stderr)
+        print(
+            f"pnp: internal error: {type(exc).__name__}: {exc}; run again with --debug "
+            "for the traceback and report it",
+            file=sys.stderr,
+        )
         return EXIT_CANNOT_RUN
     except KeyboardInterrupt:
         print("pnp: interrupted", file=sys.stderr)

@@ -3,6 +3,7 @@
 Every error is a ContentError naming file, line and key. Matrices are expanded into items
 here, so later stages see one flat list of items per component.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -51,7 +52,11 @@ def validate(cls: type[BaseModel], raw: Any, file: Path):
             tag = err.get("ctx", {}).get("tag", "?")
             message = f"unknown box kind '{tag}'"
             close = difflib.get_close_matches(str(tag), model.BOX_KINDS, n=1, cutoff=0.5)
-            hint = (f"did you mean '{close[0]}'? " if close else "") + "kinds: " + ", ".join(model.BOX_KINDS)
+            hint = (
+                (f"did you mean '{close[0]}'? " if close else "")
+                + "kinds: "
+                + ", ".join(model.BOX_KINDS)
+            )
         elif kind == "union_tag_not_found":
             message, hint = "box has no 'kind'", "kinds: " + ", ".join(model.BOX_KINDS)
         elif kind == "missing":
@@ -64,13 +69,15 @@ def validate(cls: type[BaseModel], raw: Any, file: Path):
             message = err["msg"].replace("Value error, ", "")
             if not isinstance(given, (dict, list)) and shown not in message:
                 message += f" (got {shown})"
-        raise ContentError(message, where_file or file, line, key or None, hint,
-                           code="schema") from None
+        raise ContentError(
+            message, where_file or file, line, key or None, hint, code="schema"
+        ) from None
 
 
 @dataclass
 class ItemSpec:
     """One printable item after matrix expansion: its raw data and where it was written."""
+
     id: str
     count: int
     data: dict[str, Any]
@@ -120,13 +127,24 @@ class GameContent:
         return next(c for c in self.components if c.id == component_id)
 
 
-def _expand_items(comp: model.Component, raw: YDict, file: Path, game: model.Game) -> list[ItemSpec]:
+def _expand_items(
+    comp: model.Component, raw: YDict, file: Path, game: model.Game
+) -> list[ItemSpec]:
     items: list[ItemSpec] = []
     raw_items = raw.get("items") or []
     for index, item in enumerate(comp.items):
         line = raw_items.line_of(index) if hasattr(raw_items, "line_of") else None
-        items.append(ItemSpec(item.id, item.count, dict(item.data), item.layout or comp.layout,
-                              item.back if item.back is not None else comp.back, file, line))
+        items.append(
+            ItemSpec(
+                item.id,
+                item.count,
+                dict(item.data),
+                item.layout or comp.layout,
+                item.back if item.back is not None else comp.back,
+                file,
+                line,
+            )
+        )
     if comp.matrix:
         matrix = comp.matrix
         line = raw.line_of("matrix")
@@ -139,15 +157,28 @@ def _expand_items(comp: model.Component, raw: YDict, file: Path, game: model.Gam
             except ContentError as exc:
                 raise exc.located(file, line, "matrix.id")
             if not item_id or not all(c.isalnum() or c in "-_" for c in item_id):
-                raise ContentError(f"matrix id gives '{item_id}', not a valid item id", file, line,
-                                   "matrix.id", "use letters, digits, '-' and '_'", code="schema")
-            items.append(ItemSpec(item_id.lower(), matrix.count, data, comp.layout, comp.back, file, line))
+                raise ContentError(
+                    f"matrix id gives '{item_id}', not a valid item id",
+                    file,
+                    line,
+                    "matrix.id",
+                    "use letters, digits, '-' and '_'",
+                    code="schema",
+                )
+            items.append(
+                ItemSpec(item_id.lower(), matrix.count, data, comp.layout, comp.back, file, line)
+            )
     seen: dict[str, ItemSpec] = {}
     for item in items:
         if item.id in seen:
-            raise ContentError(f"duplicate item id '{item.id}' (also at line {seen[item.id].line})",
-                               file, item.line, "items", "item ids must be unique in a component",
-                               code="duplicate-id")
+            raise ContentError(
+                f"duplicate item id '{item.id}' (also at line {seen[item.id].line})",
+                file,
+                item.line,
+                "items",
+                "item ids must be unique in a component",
+                code="duplicate-id",
+            )
         seen[item.id] = item
     return items
 
@@ -158,36 +189,64 @@ def load_game(project: Project, game_id: str) -> GameContent:
     if not game_dir.is_dir():
         known = project.game_ids()
         close = difflib.get_close_matches(game_id, known, n=1)
-        raise ContentError(f"no game '{game_id}' in {project.content}", code="unknown-game",
-                           hint=f"did you mean '{close[0]}'?" if close else f"games: {', '.join(known) or 'none'}")
+        raise ContentError(
+            f"no game '{game_id}' in {project.content}",
+            code="unknown-game",
+            hint=f"did you mean '{close[0]}'?" if close else f"games: {', '.join(known) or 'none'}",
+        )
     raw_game = load_game_yaml(game_file)
     game = validate(model.Game, raw_game, game_file)
     if game.id != game_id:
-        raise ContentError(f"id '{game.id}' differs from the folder name '{game_id}'", game_file,
-                           raw_game.line_of("id"), "id", "rename one of them", code="schema")
+        raise ContentError(
+            f"id '{game.id}' differs from the folder name '{game_id}'",
+            game_file,
+            raw_game.line_of("id"),
+            "id",
+            "rename one of them",
+            code="schema",
+        )
     files = [game_file]
     for name, rel_path in game.data_files.items():
-        path = inside(game_dir, rel_path, what="data file", file=game_file,
-                      line=raw_game["data_files"].line_of(name), key=f"data_files.{name}")
+        path = inside(
+            game_dir,
+            rel_path,
+            what="data file",
+            file=game_file,
+            line=raw_game["data_files"].line_of(name),
+            key=f"data_files.{name}",
+        )
         if name in game.data:
-            raise ContentError(f"'{name}' is both in data and data_files", game_file,
-                               raw_game["data_files"].line_of(name), f"data_files.{name}", code="schema")
+            raise ContentError(
+                f"'{name}' is both in data and data_files",
+                game_file,
+                raw_game["data_files"].line_of(name),
+                f"data_files.{name}",
+                code="schema",
+            )
         game.data[name] = load_yaml(path)
         files.append(path)
     components: list[ComponentSpec] = []
     comp_dir = game_dir / "components"
     comp_files = sorted(comp_dir.glob("*.yaml")) if comp_dir.is_dir() else []
     if not comp_files:
-        raise ContentError("no component files", comp_dir, hint="add components/<name>.yaml",
-                           code="no-components")
+        raise ContentError(
+            "no component files", comp_dir, hint="add components/<name>.yaml", code="no-components"
+        )
     for comp_file in comp_files:
         raw = load_yaml(comp_file)
         if not isinstance(raw, YDict):
-            raise ContentError("a component file must be a mapping of keys", comp_file, 1, code="schema")
+            raise ContentError(
+                "a component file must be a mapping of keys", comp_file, 1, code="schema"
+            )
         comp = validate(model.Component, raw, comp_file)
         if any(c.id == comp.id for c in components):
-            raise ContentError(f"duplicate component id '{comp.id}'", comp_file, raw.line_of("id"), "id",
-                               code="duplicate-id")
+            raise ContentError(
+                f"duplicate component id '{comp.id}'",
+                comp_file,
+                raw.line_of("id"),
+                "id",
+                code="duplicate-id",
+            )
         try:
             size = face_size(project, comp.size)
         except ContentError as exc:
@@ -207,10 +266,12 @@ def load_game(project: Project, game_id: str) -> GameContent:
     return GameContent(project, game_dir, game, components, manifest, manifest_raw, files, rules)
 
 
-def _load_layouts(project: Project, comp: model.Component, items: list[ItemSpec], raw: YDict,
-                  file: Path) -> None:
+def _load_layouts(
+    project: Project, comp: model.Component, items: list[ItemSpec], raw: YDict, file: Path
+) -> None:
     """Every layout a component uses must load: a broken layout is a load error, found once."""
     from generator.layouts import store
+
     layouts = store(project.layouts)
     for item in items:
         for key, name in (("layout", item.layout), ("back", item.back)):
@@ -228,24 +289,37 @@ def _load_layouts(project: Project, comp: model.Component, items: list[ItemSpec]
 def _check_paths_and_papers(project, game, raw_game, game_file, game_dir, components) -> None:
     """Icons must exist inside the game folder; papers must be known: found at load, not mid-build."""
     from generator.sizes import paper_size
+
     for name, rel_path in game.icons.items():
         line = raw_game["icons"].line_of(name)
-        path = inside(game_dir, rel_path, what="icon", file=game_file, line=line, key=f"icons.{name}")
+        path = inside(
+            game_dir, rel_path, what="icon", file=game_file, line=line, key=f"icons.{name}"
+        )
         if not path.is_file():
-            raise ContentError(f"icon file '{rel_path}' not found", game_file, line, f"icons.{name}",
-                               code="missing-art")
-    settings = [(game.print, game_file, raw_game)] + [(c.model.print, c.file, None) for c in components if c.model.print]
+            raise ContentError(
+                f"icon file '{rel_path}' not found",
+                game_file,
+                line,
+                f"icons.{name}",
+                code="missing-art",
+            )
+    settings = [(game.print, game_file, raw_game)] + [
+        (c.model.print, c.file, None) for c in components if c.model.print
+    ]
     for printing, file, raw in settings:
         for paper in printing.papers:
             try:
                 paper_size(project, paper)
             except ContentError as exc:
-                line = raw["print"].line_of("papers") if raw is not None and "print" in raw else None
+                line = (
+                    raw["print"].line_of("papers") if raw is not None and "print" in raw else None
+                )
                 raise exc.located(file, line, "print.papers")
 
 
 def _load_rules(game_dir: Path, game: model.Game) -> dict:
     from generator.rules_source import parse_rules, rules_files
+
     return {lang: parse_rules(path, lang) for lang, path in rules_files(game_dir).items()}
 
 

@@ -1,7 +1,8 @@
 """Errors and findings: every problem points at a file, a line and a key."""
+
 from __future__ import annotations
 
-from dataclasses import dataclass, field, asdict
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 
@@ -23,8 +24,15 @@ def rel(path: Path | str | None, root: Path | None = None) -> str:
 class ContentError(Exception):
     """Content that cannot be loaded. Rendered as one line: file:line: key: message; hint."""
 
-    def __init__(self, message: str, file: Path | str | None = None, line: int | None = None,
-                 key: str | None = None, hint: str | None = None, code: str = "content"):
+    def __init__(
+        self,
+        message: str,
+        file: Path | str | None = None,
+        line: int | None = None,
+        key: str | None = None,
+        hint: str | None = None,
+        code: str = "content",
+    ):
         super().__init__(message)
         self.message = message
         self.file = file
@@ -33,7 +41,7 @@ class ContentError(Exception):
         self.hint = hint
         self.code = code
 
-    def located(self, file=None, line=None, key=None) -> "ContentError":
+    def located(self, file=None, line=None, key=None) -> ContentError:
         """Fill in location parts that the raiser did not know."""
         self.file = self.file or file
         self.line = self.line or line
@@ -59,6 +67,7 @@ class ContentError(Exception):
 @dataclass
 class Finding:
     """One result of `pnp check`. Never raised: collected."""
+
     severity: str  # "error" or "warning"
     code: str
     message: str
@@ -85,6 +94,14 @@ class Finding:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
     @classmethod
-    def from_error(cls, err: ContentError, game: str | None = None) -> "Finding":
-        return cls("error", err.code, (f"{err.key}: " if err.key else "") + err.message,
-                   file=rel(err.file), line=err.line, hint=err.hint, game=game, key=err.key)
+    def from_error(cls, err: ContentError, game: str | None = None) -> Finding:
+        return cls(
+            "error",
+            err.code,
+            (f"{err.key}: " if err.key else "") + err.message,
+            file=rel(err.file),
+            line=err.line,
+            hint=err.hint,
+            game=game,
+            key=err.key,
+        )

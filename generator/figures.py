@@ -6,6 +6,7 @@ The file name is a hash of everything the picture depends on (layout files, art,
 item's data, size, pixels, pnp's drawing code), so a rulebook rebuild reuses the pictures and
 a changed card redraws only itself.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -92,21 +93,43 @@ class FaceCache:
     def face(self, comp: ComponentSpec, item: ItemSpec, side: str, width_pt: float) -> Picture:
         """The PNG of one side of one item, rasterised for printing `width_pt` wide at 300 dpi."""
         if side not in ("front", "back"):
-            raise ContentError(f"side '{side}' is neither front nor back", code="rules-figure",
-                               hint="use side='front' or side='back'")
+            raise ContentError(
+                f"side '{side}' is neither front nor back",
+                code="rules-figure",
+                hint="use side='front' or side='back'",
+            )
         layout = item.layout if side == "front" else item.back
         if layout is None:
-            raise ContentError(f"item '{item.id}' of '{comp.id}' has no back", code="rules-figure",
-                               hint="use side='front', or give the component a 'back:' layout")
+            raise ContentError(
+                f"item '{item.id}' of '{comp.id}' has no back",
+                code="rules-figure",
+                hint="use side='front', or give the component a 'back:' layout",
+            )
         common_back = side == "back" and layout == comp.model.back
         ctx = self.contexts.context(comp, None if common_back else item)
         w, h = comp.size_pt
         px_w = max(8, round(width_pt / 72 * DPI))
         scale = px_w / w
         px_h = max(8, round(h * scale))
-        key = hashlib.sha256(json.dumps(
-            [self.world, self.lang, comp.id, layout, side, round(w, 3), round(h, 3), px_w, px_h, ctx],
-            sort_keys=True, default=repr, ensure_ascii=False).encode()).hexdigest()[:24]
+        key = hashlib.sha256(
+            json.dumps(
+                [
+                    self.world,
+                    self.lang,
+                    comp.id,
+                    layout,
+                    side,
+                    round(w, 3),
+                    round(h, 3),
+                    px_w,
+                    px_h,
+                    ctx,
+                ],
+                sort_keys=True,
+                default=repr,
+                ensure_ascii=False,
+            ).encode()
+        ).hexdigest()[:24]
         path = self.folder / f"{self.content.id}-{comp.id}-{item.id}-{side}-{key}.png"
         if not path.exists():
             self._draw(path, layout, ctx, w, h, scale)
@@ -116,6 +139,7 @@ class FaceCache:
     def blank(self, w_pt: float, h_pt: float, width_pt: float) -> Path:
         """An empty cell of a board: a pale face-sized card with a dashed outline (PNG)."""
         from PIL import Image, ImageDraw
+
         px_w = max(8, round(width_pt / 72 * DPI))
         px_h = max(8, round(h_pt * px_w / w_pt))
         path = self.folder / f"blank-{px_w}x{px_h}.png"
@@ -143,11 +167,18 @@ class FaceCache:
     def _draw(self, path: Path, layout: str, ctx: dict, w: float, h: float, scale: float) -> None:
         import pypdfium2 as pdfium
         from reportlab.pdfgen.canvas import Canvas
+
         renderer = self.renderer
         buffer = io.BytesIO()
         # initialFontName: no unembedded Helvetica (the picture is pixels anyway, but keep it clean)
-        canvas = Canvas(buffer, pagesize=(w, h), invariant=1, pageCompression=0,
-                        initialFontName=renderer.fonts.default.name, initialFontSize=10)
+        canvas = Canvas(
+            buffer,
+            pagesize=(w, h),
+            invariant=1,
+            pageCompression=0,
+            initialFontName=renderer.fonts.default.name,
+            initialFontSize=10,
+        )
         renderer.draw(canvas, layout, ctx, w, h, 0.0)
         canvas.showPage()
         canvas.save()

@@ -3,6 +3,7 @@
 Families come from templates/fonts/fonts.yaml. Each face is registered under a name of
 our own ("gothic-bold"), so two files that share an internal name can never clash.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -10,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont, TTFError
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from generator.errors import ContentError
 from generator.yamlload import load_yaml
@@ -54,17 +55,30 @@ class FontBook:
             self.families[family] = {}
             for style, filename in faces.items():
                 if style not in STYLES:
-                    raise ContentError(f"unknown style '{style}'", spec_file, faces.line_of(style),
-                                       f"families.{family}", "styles: " + ", ".join(STYLES))
-                self.families[family][style] = _register(f"{family}-{style}", fonts_dir / filename,
-                                                         spec_file, faces.line_of(style))
+                    raise ContentError(
+                        f"unknown style '{style}'",
+                        spec_file,
+                        faces.line_of(style),
+                        f"families.{family}",
+                        "styles: " + ", ".join(STYLES),
+                    )
+                self.families[family][style] = _register(
+                    f"{family}-{style}", fonts_dir / filename, spec_file, faces.line_of(style)
+                )
 
     def face(self, family: str, style: str = "regular") -> Face:
         faces = self.families.get(family)
         if faces is None:
-            raise ContentError(f"unknown font '{family}'", code="unknown-font",
-                               hint="fonts: " + ", ".join(self.families))
-        return faces.get(style) or faces.get("bold" if style == "black" else "regular") or next(iter(faces.values()))
+            raise ContentError(
+                f"unknown font '{family}'",
+                code="unknown-font",
+                hint="fonts: " + ", ".join(self.families),
+            )
+        return (
+            faces.get(style)
+            or faces.get("bold" if style == "black" else "regular")
+            or next(iter(faces.values()))
+        )
 
     @property
     def default(self) -> Face:
@@ -76,13 +90,18 @@ def _register(name: str, path: Path, spec_file: Path, line: int | None) -> Face:
     try:
         font = TTFont(name, str(path))
     except (TTFError, OSError) as exc:
-        raise ContentError(f"font file {path.name} cannot be used: {exc}", spec_file, line,
-                           hint="ReportLab needs TrueType (glyf) outlines, not CFF/OTF or TTC",
-                           code="bad-font") from None
+        raise ContentError(
+            f"font file {path.name} cannot be used: {exc}",
+            spec_file,
+            line,
+            hint="ReportLab needs TrueType (glyf) outlines, not CFF/OTF or TTC",
+            code="bad-font",
+        ) from None
     pdfmetrics.registerFont(font)
     face = font.face
-    return Face(name, path, face.ascent / 1000, abs(face.descent) / 1000,
-                frozenset(face.charToGlyph))
+    return Face(
+        name, path, face.ascent / 1000, abs(face.descent) / 1000, frozenset(face.charToGlyph)
+    )
 
 
 @lru_cache(maxsize=4)

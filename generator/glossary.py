@@ -3,6 +3,7 @@
 The rulebook, the validator and the card texts share it: a term's first form is canonical;
 `component` links a physical component to its manifest id.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -26,7 +27,9 @@ class Term(Strict):
         extra = self.model_extra or {}
         for key, value in extra.items():
             if not LANG_RE.match(key):
-                raise ValueError(f"unknown key '{key}' (terms have id, component, note and language codes)")
+                raise ValueError(
+                    f"unknown key '{key}' (terms have id, component, note and language codes)"
+                )
             if isinstance(value, str):
                 extra[key] = [value]
             elif not (isinstance(value, list) and value and all(isinstance(v, str) for v in value)):

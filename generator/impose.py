@@ -6,6 +6,7 @@ clipped to half the gutter inside. Backs are placed by an affine transform
 B = offset . mirror . front . flip, so rotation, long- and short-edge flips and the back-offset
 calibration all follow from one formula.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -22,8 +23,14 @@ def compose(m: Affine, n: Affine) -> Affine:
     """m after n."""
     a, b, c, d, e, f = m
     a2, b2, c2, d2, e2, f2 = n
-    return (a * a2 + c * b2, b * a2 + d * b2, a * c2 + c * d2, b * c2 + d * d2,
-            a * e2 + c * f2 + e, b * e2 + d * f2 + f)
+    return (
+        a * a2 + c * b2,
+        b * a2 + d * b2,
+        a * c2 + c * d2,
+        b * c2 + d * d2,
+        a * e2 + c * f2 + e,
+        b * e2 + d * f2 + f,
+    )
 
 
 def apply(m: Affine, x: float, y: float) -> tuple[float, float]:
@@ -38,11 +45,11 @@ class Rect:
     w: float
     h: float
 
-    def mapped(self, m: Affine) -> "Rect":
+    def mapped(self, m: Affine) -> Rect:
         xs, ys = zip(apply(m, self.x, self.y), apply(m, self.x + self.w, self.y + self.h))
         return Rect(min(xs), min(ys), abs(xs[1] - xs[0]), abs(ys[1] - ys[0]))
 
-    def grown(self, left: float, bottom: float, right: float, top: float) -> "Rect":
+    def grown(self, left: float, bottom: float, right: float, top: float) -> Rect:
         return Rect(self.x - left, self.y - bottom, self.w + left + right, self.h + bottom + top)
 
 
@@ -82,8 +89,12 @@ class Grid:
     @property
     def trim_box(self) -> Rect:
         cw, ch = self.cell
-        return Rect(self.x0, self.y0, self.cols * cw + (self.cols - 1) * self.gutter,
-                    self.rows * ch + (self.rows - 1) * self.gutter)
+        return Rect(
+            self.x0,
+            self.y0,
+            self.cols * cw + (self.cols - 1) * self.gutter,
+            self.rows * ch + (self.rows - 1) * self.gutter,
+        )
 
     @property
     def bleed_box(self) -> Rect:
@@ -99,10 +110,12 @@ class Grid:
                 x = self.x0 + col * (cw + self.gutter)
                 y = self.y0 + (self.rows - 1 - row) * (ch + self.gutter)
                 trim = Rect(x, y, cw, ch)
-                clip = trim.grown(self.bleed if col == 0 else inner,
-                                  self.bleed if row == self.rows - 1 else inner,
-                                  self.bleed if col == self.cols - 1 else inner,
-                                  self.bleed if row == 0 else inner)
+                clip = trim.grown(
+                    self.bleed if col == 0 else inner,
+                    self.bleed if row == self.rows - 1 else inner,
+                    self.bleed if col == self.cols - 1 else inner,
+                    self.bleed if row == 0 else inner,
+                )
                 if self.rotated:  # the face's top points left
                     front = (0.0, 1.0, -1.0, 0.0, x + cw, y)
                 else:
@@ -114,9 +127,11 @@ class Grid:
         """The slot's clip, with full bleed also towards neighbours left empty (a part-filled
         last sheet), so a slightly-off cut never shows white there."""
         inner = min(self.bleed, self.gutter / 2)
+
         def side(col, row):
             inside = 0 <= col < self.cols and 0 <= row < self.rows
             return inner if inside and (col, row) in occupied else self.bleed
+
         c, r = slot.col, slot.row
         return slot.trim.grown(side(c - 1, r), side(c, r + 1), side(c + 1, r), side(c, r - 1))
 
@@ -125,13 +140,21 @@ class Grid:
         W, H = self.paper
         w, _ = self.face
         flip_card = (-1.0, 0.0, 0.0, 1.0, w, 0.0)  # a card turns over about its vertical axis
-        mirror = (-1.0, 0.0, 0.0, 1.0, W, 0.0) if duplex == "long-edge" else (1.0, 0.0, 0.0, -1.0, 0.0, H)
+        mirror = (
+            (-1.0, 0.0, 0.0, 1.0, W, 0.0)
+            if duplex == "long-edge"
+            else (1.0, 0.0, 0.0, -1.0, 0.0, H)
+        )
         shift = (1.0, 0.0, 0.0, 1.0, offset[0], offset[1])
         return compose(shift, compose(mirror, compose(slot.front, flip_card)))
 
     def back_sheet_transform(self, duplex: str, offset: tuple[float, float]) -> Affine:
         W, H = self.paper
-        mirror = (-1.0, 0.0, 0.0, 1.0, W, 0.0) if duplex == "long-edge" else (1.0, 0.0, 0.0, -1.0, 0.0, H)
+        mirror = (
+            (-1.0, 0.0, 0.0, 1.0, W, 0.0)
+            if duplex == "long-edge"
+            else (1.0, 0.0, 0.0, -1.0, 0.0, H)
+        )
         return compose((1.0, 0.0, 0.0, 1.0, offset[0], offset[1]), mirror)
 
     def marks(self) -> list[tuple[float, float, float, float]]:
@@ -140,10 +163,20 @@ class Grid:
             return []
         W, H = self.paper
         cw, ch = self.cell
-        xs = sorted({round(self.x0 + c * (cw + self.gutter) + dx, 4)
-                     for c in range(self.cols) for dx in (0, cw)})
-        ys = sorted({round(self.y0 + r * (ch + self.gutter) + dy, 4)
-                     for r in range(self.rows) for dy in (0, ch)})
+        xs = sorted(
+            {
+                round(self.x0 + c * (cw + self.gutter) + dx, 4)
+                for c in range(self.cols)
+                for dx in (0, cw)
+            }
+        )
+        ys = sorted(
+            {
+                round(self.y0 + r * (ch + self.gutter) + dy, 4)
+                for r in range(self.rows)
+                for dy in (0, ch)
+            }
+        )
         bb = self.bleed_box
         out = []
         bottom_start, top_start = bb.y - MARK_GAP, bb.y + bb.h + MARK_GAP
@@ -157,43 +190,77 @@ class Grid:
         return out
 
 
-def cut_lines(grid: "Grid") -> list[tuple[float, float, float, float]]:
+def cut_lines(grid: Grid) -> list[tuple[float, float, float, float]]:
     """Every trim line drawn across the whole grid: for token sheets cut with a ruler."""
     cw, ch = grid.cell
     tb = grid.trim_box
-    xs = sorted({round(grid.x0 + c * (cw + grid.gutter) + dx, 4) for c in range(grid.cols) for dx in (0, cw)})
-    ys = sorted({round(grid.y0 + r * (ch + grid.gutter) + dy, 4) for r in range(grid.rows) for dy in (0, ch)})
-    return ([(x, tb.y, x, tb.y + tb.h) for x in xs] + [(tb.x, y, tb.x + tb.w, y) for y in ys])
+    xs = sorted(
+        {
+            round(grid.x0 + c * (cw + grid.gutter) + dx, 4)
+            for c in range(grid.cols)
+            for dx in (0, cw)
+        }
+    )
+    ys = sorted(
+        {
+            round(grid.y0 + r * (ch + grid.gutter) + dy, 4)
+            for r in range(grid.rows)
+            for dy in (0, ch)
+        }
+    )
+    return [(x, tb.y, x, tb.y + tb.h) for x in xs] + [(tb.x, y, tb.x + tb.w, y) for y in ys]
 
 
 class DoesNotFit(ValueError):
     pass
 
 
-def plan(paper: tuple[float, float], face: tuple[float, float], *, bleed: float, margin: float,
-         gutter: float = 0.0, crop_marks: bool = True, rotate: str = "auto") -> Grid:
+def plan(
+    paper: tuple[float, float],
+    face: tuple[float, float],
+    *,
+    bleed: float,
+    margin: float,
+    gutter: float = 0.0,
+    crop_marks: bool = True,
+    rotate: str = "auto",
+) -> Grid:
     """The grid holding the most faces, upright or turned a quarter, centred on the sheet."""
     W, H = paper
     outer = bleed + (MARK_GAP + MIN_MARK if crop_marks else 0.0)
     room_w, room_h = W - 2 * margin - 2 * outer, H - 2 * margin - 2 * outer
     best = None
-    for rotated in ((False, True) if rotate == "auto" else (False,)):
+    for rotated in (False, True) if rotate == "auto" else (False,):
         cw, ch = (face[1], face[0]) if rotated else face
         cols = int((room_w + gutter + 1e-6) // (cw + gutter))
         rows = int((room_h + gutter + 1e-6) // (ch + gutter))
         if cols >= 1 and rows >= 1 and (best is None or cols * rows > best[0] * best[1]):
             best = (cols, rows, rotated)
     if best is None:
-        raise DoesNotFit(f"a {face[0] / MM:.1f}x{face[1] / MM:.1f} mm face with {bleed / MM:g} mm bleed "
-                         f"does not fit a {W / MM:.0f}x{H / MM:.0f} mm sheet with {margin / MM:g} mm margins")
+        raise DoesNotFit(
+            f"a {face[0] / MM:.1f}x{face[1] / MM:.1f} mm face with {bleed / MM:g} mm bleed "
+            f"does not fit a {W / MM:.0f}x{H / MM:.0f} mm sheet with {margin / MM:g} mm margins"
+        )
     cols, rows, rotated = best
     cw, ch = (face[1], face[0]) if rotated else face
     grid_w, grid_h = cols * cw + (cols - 1) * gutter, rows * ch + (rows - 1) * gutter
-    return Grid(paper, face, cols, rows, rotated, (W - grid_w) / 2, (H - grid_h) / 2, gutter,
-                bleed, margin, crop_marks)
+    return Grid(
+        paper,
+        face,
+        cols,
+        rows,
+        rotated,
+        (W - grid_w) / 2,
+        (H - grid_h) / 2,
+        gutter,
+        bleed,
+        margin,
+        crop_marks,
+    )
 
 
 # ---------------------------------------------------------------- tiling
+
 
 @dataclass(frozen=True)
 class Tile:
@@ -216,8 +283,11 @@ class TilePlan:
 
     def marks_on(self, tile: Tile) -> list[tuple[float, float]]:
         f = tile.face
-        return [(x, y) for x, y in self.marks if f.x - 1e-6 <= x <= f.x + f.w + 1e-6
-                and f.y - 1e-6 <= y <= f.y + f.h + 1e-6]
+        return [
+            (x, y)
+            for x, y in self.marks
+            if f.x - 1e-6 <= x <= f.x + f.w + 1e-6 and f.y - 1e-6 <= y <= f.y + f.h + 1e-6
+        ]
 
     def to_page(self, tile: Tile, x: float, y: float) -> tuple[float, float]:
         return tile.trim.x + x - tile.face.x, tile.trim.y + y - tile.face.y
@@ -226,8 +296,15 @@ class TilePlan:
 MARK_SPACING = 60 * MM  # registration marks along each overlap band
 
 
-def plan_tiles(paper: tuple[float, float], face: tuple[float, float], *, bleed: float, margin: float,
-               overlap: float, crop_marks: bool = True) -> TilePlan:
+def plan_tiles(
+    paper: tuple[float, float],
+    face: tuple[float, float],
+    *,
+    bleed: float,
+    margin: float,
+    overlap: float,
+    crop_marks: bool = True,
+) -> TilePlan:
     """Split a face bigger than the sheet into overlapping tiles, fewest sheets first.
 
     Neighbouring tiles share a band `overlap` wide. Registration marks sit on the middle line of
@@ -256,8 +333,12 @@ def plan_tiles(paper: tuple[float, float], face: tuple[float, float], *, bleed: 
             fy = face[1] - th - row * (th - overlap)  # row 0 is the top of the face
             px, py = (page[0] - tw) / 2, (page[1] - th) / 2
             trim = Rect(px, py, tw, th)
-            clip = trim.grown(bleed if col == 0 else 0, bleed if row == rows - 1 else 0,
-                              bleed if col == cols - 1 else 0, bleed if row == 0 else 0)
+            clip = trim.grown(
+                bleed if col == 0 else 0,
+                bleed if row == rows - 1 else 0,
+                bleed if col == cols - 1 else 0,
+                bleed if row == 0 else 0,
+            )
             tiles.append(Tile(row, col, Rect(fx, fy, tw, th), page, trim, clip))
     marks = []
     for col in range(1, cols):  # vertical bands

@@ -3,6 +3,7 @@
 A child layout's boxes replace the parent's boxes that have the same `id` (key by key) and
 are appended otherwise; other top-level keys override the parent's.
 """
+
 from __future__ import annotations
 
 import re
@@ -27,8 +28,11 @@ class LayoutStore:
 
     def path(self, name: str) -> Path:
         if not isinstance(name, str) or not NAME_RE.match(name):
-            raise ContentError(f"'{name}' is not a layout name", code="bad-layout",
-                               hint="names are like 'mygame/card' (a file under templates/layouts/)")
+            raise ContentError(
+                f"'{name}' is not a layout name",
+                code="bad-layout",
+                hint="names are like 'mygame/card' (a file under templates/layouts/)",
+            )
         return self.root / f"{name}.yaml"
 
     def get(self, name: str) -> model.Layout:
@@ -47,8 +51,13 @@ class LayoutStore:
                 continue
             if box.layout in _chain or box.layout == name:
                 file, line = self.box_location(name, index)
-                raise ContentError(f"repeat draws '{box.layout}', which contains this layout",
-                                   file, line, "layout", code="circular-extends")
+                raise ContentError(
+                    f"repeat draws '{box.layout}', which contains this layout",
+                    file,
+                    line,
+                    "layout",
+                    code="circular-extends",
+                )
             try:
                 self.get_tree(box.layout, (*_chain, name))
             except ContentError as exc:
@@ -69,26 +78,46 @@ class LayoutStore:
         path = self.path(name)
         if name in chain:
             loop = " -> ".join((*chain, name))
-            raise ContentError(f"circular extends: {loop}", code="circular-extends",
-                               hint="a layout cannot extend itself, directly or not")
+            raise ContentError(
+                f"circular extends: {loop}",
+                code="circular-extends",
+                hint="a layout cannot extend itself, directly or not",
+            )
         if len(chain) > MAX_DEPTH:
             raise ContentError("extends chain too deep", path, code="circular-extends")
         if not path.is_file():
-            close = sorted(p.relative_to(self.root).with_suffix("").as_posix()
-                           for p in self.root.rglob("*.yaml"))
-            raise ContentError(f"no layout '{name}' ({path.name} not found)", code="missing-layout",
-                               hint="layouts: " + ", ".join(close[:12]))
+            close = sorted(
+                p.relative_to(self.root).with_suffix("").as_posix()
+                for p in self.root.rglob("*.yaml")
+            )
+            raise ContentError(
+                f"no layout '{name}' ({path.name} not found)",
+                code="missing-layout",
+                hint="layouts: " + ", ".join(close[:12]),
+            )
         raw = load_yaml(path)
         if not isinstance(raw, YDict):
             raise ContentError("a layout must be a mapping with 'boxes'", path, 1, code="schema")
         boxes = raw.get("boxes")
-        if boxes is not None and not (isinstance(boxes, YList) and all(isinstance(b, YDict) for b in boxes)):
-            raise ContentError("'boxes' must be a list of boxes (mappings with a kind)", path,
-                               raw.line_of("boxes"), "boxes", code="schema")
+        if boxes is not None and not (
+            isinstance(boxes, YList) and all(isinstance(b, YDict) for b in boxes)
+        ):
+            raise ContentError(
+                "'boxes' must be a list of boxes (mappings with a kind)",
+                path,
+                raw.line_of("boxes"),
+                "boxes",
+                code="schema",
+            )
         parent_name = raw.get("extends")
         if parent_name is not None and not isinstance(parent_name, str):
-            raise ContentError("'extends' must be a layout name", path, raw.line_of("extends"), "extends",
-                               code="schema")
+            raise ContentError(
+                "'extends' must be a layout name",
+                path,
+                raw.line_of("extends"),
+                "extends",
+                code="schema",
+            )
         if parent_name is None:
             return raw, [path]
         try:
@@ -111,8 +140,11 @@ def _merge(parent: YDict, child: YDict) -> YDict:
     boxes = YList(parent.get("boxes") or [])
     boxes.file, boxes.line = child.file, child.line
     boxes.item_lines = list(getattr(parent.get("boxes"), "item_lines", [None] * len(boxes)))
-    index = {b.get("id"): i for i, b in enumerate(boxes)
-             if isinstance(b, dict) and isinstance(b.get("id"), str)}
+    index = {
+        b.get("id"): i
+        for i, b in enumerate(boxes)
+        if isinstance(b, dict) and isinstance(b.get("id"), str)
+    }
     child_boxes = child.get("boxes") or []
     for j, box in enumerate(child_boxes):
         box_id = box.get("id") if isinstance(box, dict) and isinstance(box.get("id"), str) else None

@@ -8,11 +8,12 @@ folder; the caller resolves them (`image_url`) and a refused path is a located C
 `keep_words` wraps every Korean word in a no-wrap span: WeasyPrint ignores
 `word-break: keep-all`, so without it a Korean line may break between any two syllables.
 """
+
 from __future__ import annotations
 
 import html
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline

@@ -3,12 +3,21 @@
 Text that players read is `LangText`: a plain string, or one string per language
 ({es: ..., ko: ..., en: ...}). Any string may be a Jinja template over the item's data.
 """
+
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, BeforeValidator, WithJsonSchema, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
 
 from generator.units import Length, parse_length
 
@@ -18,8 +27,9 @@ MAX_COUNT = 1000  # copies of one item; anything above is a typo, not a print ru
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, frozen=False,
-                              populate_by_name=True)
+    model_config = ConfigDict(
+        extra="forbid", arbitrary_types_allowed=True, frozen=False, populate_by_name=True
+    )
 
 
 def _lang_text(value):
@@ -28,8 +38,9 @@ def _lang_text(value):
     if isinstance(value, dict):
         bad = [k for k in value if not isinstance(k, str) or not LANG_RE.match(k)]
         if bad:
-            raise ValueError(f"text per language needs ISO 639-1 codes as keys (es, ko, en), "
-                             f"got {bad[0]!r}")
+            raise ValueError(
+                f"text per language needs ISO 639-1 codes as keys (es, ko, en), got {bad[0]!r}"
+            )
         for k, v in value.items():
             if not isinstance(v, (str, int, float)) or isinstance(v, bool):
                 raise ValueError(f"text for '{k}' must be a string")
@@ -37,18 +48,26 @@ def _lang_text(value):
     return value
 
 
-LangText = Annotated[Union[str, dict[str, str]], BeforeValidator(_lang_text)]
-_LENGTH_SCHEMA = {"anyOf": [{"type": "number", "description": "millimetres"},
-                           {"type": "string", "pattern": r"^-?\d*\.?\d+\s*(mm|cm|in|pt|%)?$"}],
-                  "description": "a length: 3mm, 0.25in, 10pt, 50% (of the face); bare numbers are mm"}
+LangText = Annotated[str | dict[str, str], BeforeValidator(_lang_text)]
+_LENGTH_SCHEMA = {
+    "anyOf": [
+        {"type": "number", "description": "millimetres"},
+        {"type": "string", "pattern": r"^-?\d*\.?\d+\s*(mm|cm|in|pt|%)?$"},
+    ],
+    "description": "a length: 3mm, 0.25in, 10pt, 50% (of the face); bare numbers are mm",
+}
 LengthT = Annotated[Length, BeforeValidator(parse_length), WithJsonSchema(_LENGTH_SCHEMA)]
-AbsLength = Annotated[Length, BeforeValidator(lambda v: parse_length(v, allow_percent=False)),
-                      WithJsonSchema(_LENGTH_SCHEMA)]
+AbsLength = Annotated[
+    Length,
+    BeforeValidator(lambda v: parse_length(v, allow_percent=False)),
+    WithJsonSchema(_LENGTH_SCHEMA),
+]
 Colour = str  # "#rrggbb", "#rgb", a CSS name, or a Jinja template that gives one
 Id = Annotated[str, Field(pattern=ID_RE, max_length=64)]
 
 
 # ---------------------------------------------------------------- layouts
+
 
 class BoxBase(Strict):
     id: str | None = None
@@ -56,9 +75,15 @@ class BoxBase(Strict):
     y: LengthT = Length(0)
     w: LengthT = Length(fraction=1.0)
     h: LengthT = Length(fraction=1.0)
-    if_: str | None = Field(None, alias="if", description="Jinja expression; the box is drawn only when true")
-    rotate: float | str = Field(0, description="degrees counter-clockwise about the box centre, or an expression")
-    bleed: bool = Field(False, description="extend the box into the bleed on the sides where it touches the trim")
+    if_: str | None = Field(
+        None, alias="if", description="Jinja expression; the box is drawn only when true"
+    )
+    rotate: float | str = Field(
+        0, description="degrees counter-clockwise about the box centre, or an expression"
+    )
+    bleed: bool = Field(
+        False, description="extend the box into the bleed on the sides where it touches the trim"
+    )
     opacity: float = Field(1.0, ge=0, le=1)
 
 
@@ -76,6 +101,7 @@ class RectBox(StrokeFill):
 
 class EllipseBox(StrokeFill):
     """An ellipse inscribed in x, y, w, h (a circle when w == h)."""
+
     kind: Literal["ellipse", "circle"]
 
 
@@ -90,6 +116,7 @@ class LineBox(BoxBase):
 
 class PolygonBox(StrokeFill):
     """Points are in a local grid of `viewbox` units, scaled into x, y, w, h."""
+
     kind: Literal["polygon"]
     points: list[tuple[float, float]] = Field(min_length=2)
     viewbox: tuple[float, float] = (100, 100)
@@ -115,11 +142,14 @@ class ImageBox(BoxBase):
     kind: Literal["image", "svg"]
     src: str
     fit: Literal["contain", "cover", "stretch"] = "contain"
-    params: dict[str, str] = Field({}, description="extra variables for an SVG template (values may be templates)")
+    params: dict[str, str] = Field(
+        {}, description="extra variables for an SVG template (values may be templates)"
+    )
 
 
 class SlotsBox(StrokeFill):
     """A row (or column) of N equal slots, e.g. a track or crew-cost boxes."""
+
     kind: Literal["slots"]
     n: int | str = Field(description="count, or a Jinja expression giving one")
     size: AbsLength | None = Field(None, description="slot size; default fits the box")
@@ -138,6 +168,7 @@ class RepeatBox(BoxBase):
 
     Each cell sees the item's data plus `cell` (the element), `index` (from 0) and `count`.
     """
+
     kind: Literal["repeat"]
     over: str = Field(description="expression giving a list, e.g. 'units[unit].abilities'")
     layout: str = Field(description="the layout drawn in each cell")
@@ -146,9 +177,22 @@ class RepeatBox(BoxBase):
     gap: AbsLength = Length(0)
 
 
-Box = Annotated[Union[RectBox, EllipseBox, LineBox, PolygonBox, TextBox, ImageBox, SlotsBox, RepeatBox],
-                Field(discriminator="kind")]
-BOX_KINDS = ["rect", "ellipse", "circle", "line", "polygon", "text", "image", "svg", "slots", "repeat"]
+Box = Annotated[
+    RectBox | EllipseBox | LineBox | PolygonBox | TextBox | ImageBox | SlotsBox | RepeatBox,
+    Field(discriminator="kind"),
+]
+BOX_KINDS = [
+    "rect",
+    "ellipse",
+    "circle",
+    "line",
+    "polygon",
+    "text",
+    "image",
+    "svg",
+    "slots",
+    "repeat",
+]
 
 
 class Layout(Strict):
@@ -160,6 +204,7 @@ class Layout(Strict):
 
 # ---------------------------------------------------------------- content
 
+
 class Offset(Strict):
     x: AbsLength = Length(0)
     y: AbsLength = Length(0)
@@ -168,14 +213,20 @@ class Offset(Strict):
 class PrintSettings(Strict):
     papers: list[str] = Field(["a4"], min_length=1)
     bleed: AbsLength = Field(parse_length("3mm"))
-    margin: AbsLength = Field(parse_length("5mm"), description="printer-safe margin: nothing closer to the edge")
+    margin: AbsLength = Field(
+        parse_length("5mm"), description="printer-safe margin: nothing closer to the edge"
+    )
     gutter: AbsLength = Length(0)
     crop_marks: bool = True
     duplex: Literal["long-edge", "short-edge"] = "long-edge"
     back_offset: Offset = Offset()
     rotate: Literal["auto", "never"] = "auto"
-    cut_lines: bool = Field(False, description="draw every trim line across the sheet (token sheets)")
-    overlap: AbsLength = Field(parse_length("10mm"), description="tiles of a face bigger than the sheet overlap by this")
+    cut_lines: bool = Field(
+        False, description="draw every trim line across the sheet (token sheets)"
+    )
+    overlap: AbsLength = Field(
+        parse_length("10mm"), description="tiles of a face bigger than the sheet overlap by this"
+    )
     one_per_page: bool = Field(False, description="also write print-shop PDFs, one face per page")
 
 
@@ -194,6 +245,7 @@ class Item(Strict):
 
 class Matrix(Strict):
     """Items as every combination of some values, e.g. 5 colours x 10 numbers."""
+
     id: str = Field(description="Jinja template for each item's id, e.g. '{{ suit }}-{{ value }}'")
     over: dict[str, list[Any]] = Field(min_length=1)
     count: int = Field(1, ge=1, le=MAX_COUNT)
@@ -221,7 +273,9 @@ class Component(Strict):
 
 class RulebookSettings(Strict):
     papers: list[str] | None = Field(None, description="default: the game's print papers")
-    bilingual: list[tuple[str, str]] = Field([], description="side-by-side editions, e.g. [[es, en]]")
+    bilingual: list[tuple[str, str]] = Field(
+        [], description="side-by-side editions, e.g. [[es, en]]"
+    )
 
 
 class Game(Strict):
@@ -229,7 +283,9 @@ class Game(Strict):
     title: LangText
     languages: list[str] = Field(min_length=1)
     data: dict[str, Any] = {}
-    data_files: dict[str, str] = Field({}, description="name -> YAML file in the game folder, added to data")
+    data_files: dict[str, str] = Field(
+        {}, description="name -> YAML file in the game folder, added to data"
+    )
     icons: dict[str, str] = {}
     print: PrintSettings = PrintSettings()
     rulebook: RulebookSettings = RulebookSettings()
@@ -259,4 +315,8 @@ class Manifest(Strict):
 
     def entry(self, component_id: str) -> ManifestEntry | None:
         value = self.components.get(component_id)
-        return ManifestEntry.model_construct(count=value, breakdown={}, note=None) if isinstance(value, int) else value
+        return (
+            ManifestEntry.model_construct(count=value, breakdown={}, note=None)
+            if isinstance(value, int)
+            else value
+        )

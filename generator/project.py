@@ -1,4 +1,5 @@
 """Where things live: the project root, games, templates, fonts and output; safe paths."""
+
 from __future__ import annotations
 
 import os
@@ -51,30 +52,58 @@ def find_project(start: Path | None = None) -> Project:
     for folder in (here, *here.parents):
         if (folder / "content").is_dir() and (folder / "templates").is_dir():
             return Project(folder)
-    raise ContentError("no pnp project here (a folder with content/ and templates/)",
-                       here, hint="run pnp inside the project or set PNP_ROOT", code="no-project")
+    raise ContentError(
+        "no pnp project here (a folder with content/ and templates/)",
+        here,
+        hint="run pnp inside the project or set PNP_ROOT",
+        code="no-project",
+    )
 
 
-def inside(base: Path, relative: str, *, what: str, file=None, line=None, key=None,
-           also: tuple[Path, ...] = ()) -> Path:
+def inside(
+    base: Path,
+    relative: str,
+    *,
+    what: str,
+    file=None,
+    line=None,
+    key=None,
+    also: tuple[Path, ...] = (),
+) -> Path:
     """Resolve `relative` under `base`, refusing absolute paths, `..` and escaping symlinks."""
     where = dict(file=file, line=line, key=key)
     if not relative or "\x00" in relative:
         raise ContentError(f"empty or invalid {what} path", code="bad-path", **where)
     if "://" in relative or relative.startswith(("file:", "http:", "https:", "data:")):
-        raise ContentError(f"{what} path '{relative}' is a URL; refused", code="path-refused",
-                           hint="use a file inside the game folder", **where)
+        raise ContentError(
+            f"{what} path '{relative}' is a URL; refused",
+            code="path-refused",
+            hint="use a file inside the game folder",
+            **where,
+        )
     if os.path.isabs(relative) or relative.startswith("~"):
-        raise ContentError(f"{what} path '{relative}' is absolute; refused", code="path-refused",
-                           hint="use a path relative to the game folder", **where)
+        raise ContentError(
+            f"{what} path '{relative}' is absolute; refused",
+            code="path-refused",
+            hint="use a path relative to the game folder",
+            **where,
+        )
     if ".." in Path(relative).parts:
-        raise ContentError(f"{what} path '{relative}' leaves the game folder ('..'); refused",
-                           code="path-refused", hint="keep art inside the game folder", **where)
-    path = (base / relative)
+        raise ContentError(
+            f"{what} path '{relative}' leaves the game folder ('..'); refused",
+            code="path-refused",
+            hint="keep art inside the game folder",
+            **where,
+        )
+    path = base / relative
     if not _contained(path, (base, *also)):
         resolved = path.resolve()
-        raise ContentError(f"{what} path '{relative}' resolves outside the project "
-                           f"(a symlink to {resolved}); refused", code="path-refused", **where)
+        raise ContentError(
+            f"{what} path '{relative}' resolves outside the project "
+            f"(a symlink to {resolved}); refused",
+            code="path-refused",
+            **where,
+        )
     return path
 
 

@@ -3,6 +3,7 @@
 Coordinates: layouts measure x, y from the face's top-left; the canvas given to `draw` has its
 origin at the face's bottom-left trim corner, in points. One engine serves every kind of face.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,7 +16,7 @@ from jinja2 import StrictUndefined
 from reportlab.lib import colors
 
 from generator import art, model, templating, textflow
-from generator.content import GameContent, ComponentSpec, ItemSpec
+from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError, Finding, rel
 from generator.fonts import FontBook, fontbook
 from generator.layouts import LayoutStore, store
@@ -33,8 +34,11 @@ def colour(value: str):
             raise ValueError
         return colors.toColor(value.strip())
     except (ValueError, AttributeError, AssertionError, TypeError, IndexError):
-        raise ContentError(f"'{value}' is not a colour", code="bad-colour",
-                           hint="use #rrggbb, #rgb or a CSS colour name") from None
+        raise ContentError(
+            f"'{value}' is not a colour",
+            code="bad-colour",
+            hint="use #rrggbb, #rgb or a CSS colour name",
+        ) from None
 
 
 @dataclass
@@ -55,9 +59,12 @@ class FaceRenderer:
         self.layouts: LayoutStore = store(content.project.layouts)
         self.languages = content.languages
         self._game_ctx = templating.localize(dict(content.game.data), lang, self.languages)
-        self.icons = {name: inside(content.dir, path, what="icon", file=content.dir / "game.yaml",
-                                   key=f"icons.{name}")
-                      for name, path in content.game.icons.items()}
+        self.icons = {
+            name: inside(
+                content.dir, path, what="icon", file=content.dir / "game.yaml", key=f"icons.{name}"
+            )
+            for name, path in content.game.icons.items()
+        }
 
     # ------------------------------------------------------------ data
     def context(self, comp: ComponentSpec, item: ItemSpec | None) -> dict[str, Any]:
@@ -68,8 +75,7 @@ class FaceRenderer:
             if item is not None:
                 ctx.update(templating.localize(item.data, self.lang, self.languages))
                 ctx["item"] = {"id": item.id, "count": item.count}
-            ctx["component"] = {"id": comp.id,
-                                "name": templating.pick(comp.model.name, self.lang)}
+            ctx["component"] = {"id": comp.id, "name": templating.pick(comp.model.name, self.lang)}
             ctx["lang"] = self.lang
             # Data strings may themselves be templates over the item's data (an effect text
             # "Hace {{ damage }} daño"), so the card and the rulebook share one source.
@@ -81,8 +87,9 @@ class FaceRenderer:
                         if item is not None:
                             raise
                         # A common back has no item: a per-item text is simply not available.
-                        ctx[key] = StrictUndefined(hint=f"'{key}' needs an item's data; "
-                                                        "a common back cannot use it")
+                        ctx[key] = StrictUndefined(
+                            hint=f"'{key}' needs an item's data; a common back cannot use it"
+                        )
             return ctx
         except ContentError as exc:
             raise exc.located(item.file if item else comp.file, item.line if item else None)
@@ -90,8 +97,11 @@ class FaceRenderer:
     def text(self, value, ctx) -> str:
         if isinstance(value, dict):
             if self.lang not in value:
-                raise ContentError(f"no '{self.lang}' text (has {', '.join(value)})",
-                                   hint=f"add a '{self.lang}:' entry", code="missing-language")
+                raise ContentError(
+                    f"no '{self.lang}' text (has {', '.join(value)})",
+                    hint=f"add a '{self.lang}:' entry",
+                    code="missing-language",
+                )
             value = value[self.lang]
         return templating.render(value, ctx)
 
@@ -116,8 +126,9 @@ class FaceRenderer:
         return rect
 
     # ------------------------------------------------------------ walking
-    def draw(self, canvas, layout_name: str, ctx: dict, w: float, h: float, bleed: float,
-             depth: int = 0) -> None:
+    def draw(
+        self, canvas, layout_name: str, ctx: dict, w: float, h: float, bleed: float, depth: int = 0
+    ) -> None:
         layout = self.layouts.get(layout_name)
         if layout.background:
             canvas.setFillColor(colour(self.text(layout.background, ctx)))
@@ -155,8 +166,11 @@ class FaceRenderer:
         if isinstance(elements, dict):
             elements = list(elements.values())
         if not isinstance(elements, (list, tuple)):
-            raise ContentError(f"repeat over '{box.over}' gives {type(elements).__name__}, not a list",
-                               code="template", hint="the expression must give a list")
+            raise ContentError(
+                f"repeat over '{box.over}' gives {type(elements).__name__}, not a list",
+                code="template",
+                hint="the expression must give a list",
+            )
         if len(elements) > 500:
             raise ContentError(f"repeat over {len(elements)} elements (limit 500)", code="schema")
         cols = box.cols
@@ -167,8 +181,12 @@ class FaceRenderer:
         for i, element in enumerate(elements[: cols * rows]):
             col, row = i % cols, i // cols
             cell = Rect(r.x + col * (cw + gap), r.y + r.h - (row + 1) * ch - row * gap, cw, ch)
-            cell_ctx = {**ctx, "cell": templating.localize(element, self.lang, self.languages),
-                        "index": i, "count": len(elements)}
+            cell_ctx = {
+                **ctx,
+                "cell": templating.localize(element, self.lang, self.languages),
+                "index": i,
+                "count": len(elements),
+            }
             out.append((cell, cell_ctx))
         return out
 
@@ -226,7 +244,9 @@ class FaceRenderer:
             canvas.setDash(box.dash)
         # A line runs from (x, y) to (x2, y2), both from the top-left, so rect is not used.
         w, h = self._face
-        canvas.line(box.x.resolve(w), h - box.y.resolve(h), box.x2.resolve(w), h - box.y2.resolve(h))
+        canvas.line(
+            box.x.resolve(w), h - box.y.resolve(h), box.x2.resolve(w), h - box.y2.resolve(h)
+        )
 
     def _draw_polygon(self, canvas, box, r: Rect, ctx):
         stroke, fill = self._paint(canvas, box, ctx)
@@ -306,6 +326,7 @@ class FaceRenderer:
         name = "svg" + art.digest(text)
         if not canvas.hasForm(name):
             from reportlab.graphics import renderPDF
+
             # Otherwise the renderer selects Helvetica, which would sit unembedded in the PDF.
             drawing.__dict__["initialFontName"] = self.fonts.default.name
             canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
@@ -338,12 +359,22 @@ class FaceRenderer:
         faces["regular"] = self.fonts.face(box.font, box.style)
         atoms = textflow.parse(text, "regular", self.icons)
         if box.style != "regular":  # the box's own style is the base; ** steps up from it
-            faces = {"regular": self.fonts.face(box.font, box.style),
-                     "bold": self.fonts.face(box.font, "black" if box.style == "bold" else "bold"),
-                     "black": self.fonts.face(box.font, "black")}
+            faces = {
+                "regular": self.fonts.face(box.font, box.style),
+                "bold": self.fonts.face(box.font, "black" if box.style == "bold" else "bold"),
+                "black": self.fonts.face(box.font, "black"),
+            }
         pad = box.padding.points
-        fitted = textflow.fit(atoms, faces, r.w - 2 * pad, r.h - 2 * pad, box.size.points,
-                              box.min_size.points if box.min_size else None, box.leading, box.wrap)
+        fitted = textflow.fit(
+            atoms,
+            faces,
+            r.w - 2 * pad,
+            r.h - 2 * pad,
+            box.size.points,
+            box.min_size.points if box.min_size else None,
+            box.leading,
+            box.wrap,
+        )
         fitted.text = text
         return fitted, faces
 
@@ -361,8 +392,15 @@ class FaceRenderer:
         space = face.width(" ", size)
         for line in fitted.lines:
             width = line.width1 * size
-            x = r.x + pad + {"left": 0, "center": (r.w - 2 * pad - width) / 2,
-                             "right": r.w - 2 * pad - width}[box.align]
+            x = (
+                r.x
+                + pad
+                + {
+                    "left": 0,
+                    "center": (r.w - 2 * pad - width) / 2,
+                    "right": r.w - 2 * pad - width,
+                }[box.align]
+            )
             runs: list[list] = []  # [x, text, style]; a run is one drawString
             open_run = False
             for i, atom in enumerate(line.atoms):
@@ -370,8 +408,14 @@ class FaceRenderer:
                 if spaced:
                     x += space
                 if atom.icon:
-                    self._draw_icon(canvas, atom.icon, x, baseline - 0.12 * size,
-                                    size * textflow.ICON_SCALE, icon_ctx)
+                    self._draw_icon(
+                        canvas,
+                        atom.icon,
+                        x,
+                        baseline - 0.12 * size,
+                        size * textflow.ICON_SCALE,
+                        icon_ctx,
+                    )
                     x += atom.width1 * size
                     open_run = False
                     continue
@@ -402,14 +446,17 @@ class FaceRenderer:
         canvas.restoreState()
 
     # ------------------------------------------------------------ checking
-    def check(self, layout_name: str, ctx: dict, w: float, h: float, where: dict,
-              depth: int = 0) -> list[Finding]:
+    def check(
+        self, layout_name: str, ctx: dict, w: float, h: float, where: dict, depth: int = 0
+    ) -> list[Finding]:
         """Findings for one face: overflowing text, missing glyphs, missing or low-res art."""
         findings: list[Finding] = []
         layout = self.layouts.get(layout_name)
         for index, box in enumerate(layout.boxes):
             label = box.id or f"boxes[{index}]"
-            info = dict(where, box=label if not depth else f"{where.get('box')}/{label}", lang=self.lang)
+            info = dict(
+                where, box=label if not depth else f"{where.get('box')}/{label}", lang=self.lang
+            )
             try:
                 if box.if_ is not None and not templating.evaluate(box.if_, ctx):
                     continue
@@ -429,9 +476,19 @@ class FaceRenderer:
                     for cell, cell_ctx in self.cells(box, r, ctx):
                         # name the element too: "rows[2]", or its id when it has one
                         element = cell_ctx["cell"]
-                        tag = element.get("id") if isinstance(element, dict) and element.get("id") else cell_ctx["index"]
-                        findings += self.check(box.layout, cell_ctx, cell.w, cell.h,
-                                               dict(info, box=f"{info['box']}[{tag}]"), depth + 1)
+                        tag = (
+                            element.get("id")
+                            if isinstance(element, dict) and element.get("id")
+                            else cell_ctx["index"]
+                        )
+                        findings += self.check(
+                            box.layout,
+                            cell_ctx,
+                            cell.w,
+                            cell.h,
+                            dict(info, box=f"{info['box']}[{tag}]"),
+                            depth + 1,
+                        )
                 for field in ("fill", "stroke", "color", "label_color"):
                     value = getattr(box, field, None)
                     if value:
@@ -440,9 +497,19 @@ class FaceRenderer:
                 file, line = self.layouts.box_location(layout_name, index)
                 if exc.file:  # the problem is in an art file: point there
                     file, line = exc.file, exc.line
-                findings.append(Finding("error", exc.code, f"box '{info['box']}': {exc.message}",
-                                        hint=exc.hint, **dict(info, file=rel(file) if file else info["file"],
-                                                              line=line or info.get("line"))))
+                findings.append(
+                    Finding(
+                        "error",
+                        exc.code,
+                        f"box '{info['box']}': {exc.message}",
+                        hint=exc.hint,
+                        **dict(
+                            info,
+                            file=rel(file) if file else info["file"],
+                            line=line or info.get("line"),
+                        ),
+                    )
+                )
         return findings
 
     def _check_text(self, box, r: Rect, ctx, info) -> list[Finding]:
@@ -450,21 +517,41 @@ class FaceRenderer:
         fitted, faces = self.fit_text(box, r, ctx)
         tag = _HTML_TAG.search(fitted.text)
         if tag:
-            out.append(Finding("error", "raw-html",
-                               f"box '{info['box']}': text contains HTML markup {tag.group(0)[:40]!r}; refused",
-                               hint="text is not HTML: use **bold** and :icon:, and write < as a plain character "
-                                    "only when it is not followed by a tag name", **info))
+            out.append(
+                Finding(
+                    "error",
+                    "raw-html",
+                    f"box '{info['box']}': text contains HTML markup {tag.group(0)[:40]!r}; refused",
+                    hint="text is not HTML: use **bold** and :icon:, and write < as a plain character "
+                    "only when it is not followed by a tag name",
+                    **info,
+                )
+            )
         used = {s for line in fitted.lines for a in line.atoms for _, s in a.segments}
-        missing = "".join(sorted({c for s in used or {"regular"} for c in faces[s].missing(fitted.text)}))
+        missing = "".join(
+            sorted({c for s in used or {"regular"} for c in faces[s].missing(fitted.text)})
+        )
         if missing:
             shown = " ".join(f"'{c}' (U+{ord(c):04X})" for c in missing[:8])
-            out.append(Finding("error", "missing-glyph",
-                               f"box '{info['box']}': font '{box.font}' has no glyph for {shown}",
-                               hint="use a font that covers them, or change the text", **info))
+            out.append(
+                Finding(
+                    "error",
+                    "missing-glyph",
+                    f"box '{info['box']}': font '{box.font}' has no glyph for {shown}",
+                    hint="use a font that covers them, or change the text",
+                    **info,
+                )
+            )
         if fitted.overflow:
-            out.append(Finding("error", "text-overflow",
-                               f"box '{info['box']}': text does not fit at {fitted.size:g} pt: {fitted.overflow}",
-                               hint="shorten the text, enlarge the box or lower min_size", **info))
+            out.append(
+                Finding(
+                    "error",
+                    "text-overflow",
+                    f"box '{info['box']}': text does not fit at {fitted.size:g} pt: {fitted.overflow}",
+                    hint="shorten the text, enlarge the box or lower min_size",
+                    **info,
+                )
+            )
         return out
 
     def _check_art(self, box, r: Rect, ctx, info) -> list[Finding]:
@@ -476,16 +563,30 @@ class FaceRenderer:
         x, y, w, h = _fit(raster.width_px, raster.height_px, r, box.fit)
         dpi = min(raster.width_px / (w / 72), raster.height_px / (h / 72))
         if dpi < MIN_DPI - 0.5:
-            return [Finding("warning", "low-dpi",
-                            f"box '{info['box']}': {rel(path)} prints at {dpi:.0f} dpi",
-                            hint=f"supply at least {MIN_DPI} dpi at the placed size "
-                                 f"({w / 72 * MIN_DPI:.0f}x{h / 72 * MIN_DPI:.0f} px)", **info)]
+            return [
+                Finding(
+                    "warning",
+                    "low-dpi",
+                    f"box '{info['box']}': {rel(path)} prints at {dpi:.0f} dpi",
+                    hint=f"supply at least {MIN_DPI} dpi at the placed size "
+                    f"({w / 72 * MIN_DPI:.0f}x{h / 72 * MIN_DPI:.0f} px)",
+                    **info,
+                )
+            ]
         return []
 
     _face = (0.0, 0.0)
-    _DRAW = {"rect": _draw_rect, "ellipse": _draw_ellipse, "circle": _draw_ellipse,
-             "line": _draw_line, "polygon": _draw_polygon, "slots": _draw_slots,
-             "text": _draw_text, "image": _draw_image, "svg": _draw_image}
+    _DRAW = {
+        "rect": _draw_rect,
+        "ellipse": _draw_ellipse,
+        "circle": _draw_ellipse,
+        "line": _draw_line,
+        "polygon": _draw_polygon,
+        "slots": _draw_slots,
+        "text": _draw_text,
+        "image": _draw_image,
+        "svg": _draw_image,
+    }
 
 
 def _number(value, ctx: dict, what: str, cast):
@@ -496,7 +597,9 @@ def _number(value, ctx: dict, what: str, cast):
     try:
         return cast(result)
     except (TypeError, ValueError):
-        raise ContentError(f"{what} '{value}' gives {result!r}, not a number", code="template") from None
+        raise ContentError(
+            f"{what} '{value}' gives {result!r}, not a number", code="template"
+        ) from None
 
 
 def _fit(src_w: float, src_h: float, r: Rect, mode: str) -> tuple[float, float, float, float]:

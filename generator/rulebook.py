@@ -14,6 +14,7 @@ Stages, each with one job:
   contents and sections, and WeasyPrint lays it out. Its URL fetcher refuses the network and
   every file outside the game folder, templates/, the fonts and the picture cache.
 """
+
 from __future__ import annotations
 
 import os
@@ -34,8 +35,8 @@ from generator.errors import ContentError, rel
 from generator.figures import FaceCache, world_digest
 from generator.glossary import load_glossary
 from generator.project import inside
-from generator.rules_source import RulesSource, Section, parse_rules, rules_files
 from generator.rulebook_data import Blocks, RulesData, ui
+from generator.rules_source import RulesSource, Section, parse_rules, rules_files
 from generator.sizes import paper_size
 from generator.units import MM
 
@@ -45,6 +46,7 @@ IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".svg")
 
 
 # ---------------------------------------------------------------- URL fetcher
+
 
 class _Guard:
     """Which URLs a rulebook may read: files under a few folders, nothing else."""
@@ -58,14 +60,19 @@ class _Guard:
         try:
             parts = urlsplit(url)
             if parts.scheme != "file":
-                raise ContentError(f"rulebook refused to fetch '{url[:120]}': only local files "
-                                   "are allowed", code="url-refused",
-                                   hint="put the file in the game folder; network URLs are never fetched")
+                raise ContentError(
+                    f"rulebook refused to fetch '{url[:120]}': only local files are allowed",
+                    code="url-refused",
+                    hint="put the file in the game folder; network URLs are never fetched",
+                )
             path = Path(unquote(parts.path)).resolve()
             if not any(path == a or a in path.parents for a in self.allowed):
-                raise ContentError(f"rulebook refused to read '{path}': outside the game folder, "
-                                   "templates/ and the fonts", code="url-refused",
-                                   hint="rulebooks may only use files of their game and templates/")
+                raise ContentError(
+                    f"rulebook refused to read '{path}': outside the game folder, "
+                    "templates/ and the fonts",
+                    code="url-refused",
+                    hint="rulebooks may only use files of their game and templates/",
+                )
             if not path.is_file():
                 raise ContentError(f"rulebook file not found: '{path}'", code="missing-file")
         except ContentError as exc:
@@ -80,7 +87,9 @@ def url_fetcher(content: GameContent, cache_dir: Path | None = None):
     for any network URL and any file outside the game folder, templates/, the fonts and the
     picture cache. `fetcher.guard.refused` lists what was refused."""
     project = content.project
-    guard = _Guard([content.dir, project.templates, project.fonts, cache_dir or default_cache(content)])
+    guard = _Guard(
+        [content.dir, project.templates, project.fonts, cache_dir or default_cache(content)]
+    )
     try:
         from weasyprint.urls import URLFetcher, URLFetcherResponse
     except ImportError:  # WeasyPrint before the URLFetcher class: a function returning a dict
@@ -88,8 +97,11 @@ def url_fetcher(content: GameContent, cache_dir: Path | None = None):
 
         def legacy(url):
             path = guard.check(url)
-            return {"string": path.read_bytes(), "redirected_url": path.as_uri(),
-                    "mime_type": mimetypes.guess_type(path.name)[0]}
+            return {
+                "string": path.read_bytes(),
+                "redirected_url": path.as_uri(),
+                "mime_type": mimetypes.guess_type(path.name)[0],
+            }
 
         legacy.guard = guard
         return legacy
@@ -109,6 +121,7 @@ def default_cache(content: GameContent) -> Path:
 
 
 # ---------------------------------------------------------------- sources
+
 
 @dataclass
 class Source:
@@ -130,13 +143,16 @@ class Source:
 def load_source(content: GameContent, lang: str, check: bool = True) -> Source:
     files = rules_files(content.dir)
     if lang not in files:
-        raise ContentError(f"no rulebook for '{lang}'", content.dir / "rules" / f"{lang}.md",
-                           code="missing-rules",
-                           hint="rulebooks: " + (", ".join(sorted(files)) or "none") + "; write rules/"
-                                f"{lang}.md")
+        raise ContentError(
+            f"no rulebook for '{lang}'",
+            content.dir / "rules" / f"{lang}.md",
+            code="missing-rules",
+            hint="rulebooks: " + (", ".join(sorted(files)) or "none") + f"; write rules/{lang}.md",
+        )
     path = files[lang]
     rules = parse_rules(path, lang)
     from generator.yamlload import read_text
+
     source = Source(rules, read_text(path).splitlines())
     if check:
         check_numbering(source.rules)
@@ -150,20 +166,35 @@ def check_numbering(rules: RulesSource) -> None:
     for s in rules.sections:
         key = s.key
         if previous is not None and key <= previous.key:
-            raise ContentError(f"section {s.number} comes after section {previous.number}",
-                               rules.path, s.line, f"§{s.number}", code="rules-numbering",
-                               hint="number the sections in order")
+            raise ContentError(
+                f"section {s.number} comes after section {previous.number}",
+                rules.path,
+                s.line,
+                f"§{s.number}",
+                code="rules-numbering",
+                hint="number the sections in order",
+            )
         parent = key[:-1]
         if parent and parent not in seen:
             missing = ".".join(map(str, parent))
-            raise ContentError(f"section {s.number} has no section {missing} above it", rules.path,
-                               s.line, f"§{s.number}", code="rules-numbering",
-                               hint=f"add a heading '{'#' * max(2, s.level - 1)} {missing} ...' before it")
+            raise ContentError(
+                f"section {s.number} has no section {missing} above it",
+                rules.path,
+                s.line,
+                f"§{s.number}",
+                code="rules-numbering",
+                hint=f"add a heading '{'#' * max(2, s.level - 1)} {missing} ...' before it",
+            )
         if key[-1] > 1 and key[:-1] + (key[-1] - 1,) not in seen:
             missing = ".".join(map(str, key[:-1] + (key[-1] - 1,)))
-            raise ContentError(f"section {missing} is missing before section {s.number}", rules.path,
-                               s.line, f"§{s.number}", code="rules-numbering",
-                               hint="sections are numbered without gaps; renumber or add the section")
+            raise ContentError(
+                f"section {missing} is missing before section {s.number}",
+                rules.path,
+                s.line,
+                f"§{s.number}",
+                code="rules-numbering",
+                hint="sections are numbered without gaps; renumber or add the section",
+            )
         seen.add(key)
         previous = s
 
@@ -174,20 +205,32 @@ def check_alignment(reference: RulesSource, other: RulesSource) -> None:
     mine = {s.number: s for s in other.sections}
     for index, s in enumerate(reference.sections):
         if s.number not in mine:
-            following = next((mine[n.number] for n in reference.sections[index + 1:] if n.number in mine), None)
+            following = next(
+                (mine[n.number] for n in reference.sections[index + 1 :] if n.number in mine), None
+            )
             raise ContentError(
                 f"section {s.number} ('{s.title}' in {reference.lang}) is missing in {other.lang}",
-                other.path, following.line if following else None, f"§{s.number}", code="rules-missing-section",
+                other.path,
+                following.line if following else None,
+                f"§{s.number}",
+                code="rules-missing-section",
                 hint=f"add '{'#' * s.level} {s.number} ...' (see {rel(reference.path)}:{s.line}); "
-                     "numbered headings pair the languages")
+                "numbered headings pair the languages",
+            )
     for s in other.sections:
         if s.number not in ref:
-            raise ContentError(f"section {s.number} is not in the {reference.lang} rulebook",
-                               other.path, s.line, f"§{s.number}", code="rules-extra-section",
-                               hint=f"number it as in {rel(reference.path)}, or add it there too")
+            raise ContentError(
+                f"section {s.number} is not in the {reference.lang} rulebook",
+                other.path,
+                s.line,
+                f"§{s.number}",
+                code="rules-extra-section",
+                hint=f"number it as in {rel(reference.path)}, or add it there too",
+            )
 
 
 # ---------------------------------------------------------------- one language, as HTML pieces
+
 
 @dataclass
 class SectionHtml:
@@ -218,7 +261,7 @@ def split_lead(html: str) -> tuple[Markup, Markup]:
     if body.startswith("<p>"):
         end = body.find("</p>")
         if end > 0:
-            return Markup(body[:end + 4]), Markup(body[end + 4:])
+            return Markup(body[: end + 4]), Markup(body[end + 4 :])
     for tag in ("ul", "ol"):
         match = re.match(rf"<{tag}(\s[^>]*)?>", body)
         if not match:
@@ -234,9 +277,11 @@ def split_lead(html: str) -> tuple[Markup, Markup]:
                 lead = body[:cut] + f"</{tag}>"
                 rest = body[cut:].lstrip()
                 if rest.startswith(f"</{tag}>"):  # a one-item list
-                    return Markup(lead), Markup(rest[len(tag) + 3:])
-                return (Markup(lead.replace(f"<{tag}", f'<{tag} class="lead"', 1)),
-                        Markup(rest_open.replace(f"<{tag}", f'<{tag} class="rest"', 1) + rest))
+                    return Markup(lead), Markup(rest[len(tag) + 3 :])
+                return (
+                    Markup(lead.replace(f"<{tag}", f'<{tag} class="lead"', 1)),
+                    Markup(rest_open.replace(f"<{tag}", f'<{tag} class="rest"', 1) + rest),
+                )
         break
     return Markup(""), Markup(body)
 
@@ -266,11 +311,16 @@ def _template_line(tb) -> int | None:
 
 def _explain(exc: Exception) -> tuple[str, str]:
     if isinstance(exc, SecurityError):
-        return f"template refused by the sandbox: {exc}", "rules templates may only read the game's data"
+        return (
+            f"template refused by the sandbox: {exc}",
+            "rules templates may only read the game's data",
+        )
     message = getattr(exc, "message", None) or str(exc)
     if type(exc).__name__ == "UndefinedError":
-        return f"template uses undefined data: {message}", \
-            "check the name against the game's data and the helpers (components, items, figure...)"
+        return (
+            f"template uses undefined data: {message}",
+            "check the name against the game's data and the helpers (components, items, figure...)",
+        )
     if isinstance(exc, TemplateError):
         return f"template error: {message}", "check the {{ }} and {% %} pairs"
     return f"template error: {type(exc).__name__}: {message}", "check the arguments of the call"
@@ -291,15 +341,30 @@ def run_jinja(text: str, ctx: dict, file: Path, first_line: int, key: str | None
     except ContentError as exc:
         line = _template_line(exc.__traceback__)
         raise exc.located(file, first_line + (line or 1) - 1, key) from None
-    except (TemplateError, SecurityError, TypeError, ValueError, ArithmeticError, AttributeError,
-            KeyError, IndexError) as exc:
+    except (
+        TemplateError,
+        SecurityError,
+        TypeError,
+        ValueError,
+        ArithmeticError,
+        AttributeError,
+        KeyError,
+        IndexError,
+    ) as exc:
         line = _template_line(exc.__traceback__)
         message, hint = _explain(exc)
-        raise ContentError(message, file, first_line + (line or 1) - 1, key, hint,
-                           code="rules-template") from None
+        raise ContentError(
+            message, file, first_line + (line or 1) - 1, key, hint, code="rules-template"
+        ) from None
     if len(out) > MAX_SECTION_OUTPUT:
-        raise ContentError(f"template output is {len(out)} characters long", file, first_line, key,
-                           "a runaway template; keep sections short", code="rules-template")
+        raise ContentError(
+            f"template output is {len(out)} characters long",
+            file,
+            first_line,
+            key,
+            "a runaway template; keep sections short",
+            code="rules-template",
+        )
     return out
 
 
@@ -318,11 +383,19 @@ class _Builder:
 
     def icons(self, lang: str) -> dict[str, str]:
         out = {}
-        ctx = {**templating.localize(dict(self.content.game.data), lang, self.content.languages),
-               "color": INK, "lang": lang}
+        ctx = {
+            **templating.localize(dict(self.content.game.data), lang, self.content.languages),
+            "color": INK,
+            "lang": lang,
+        }
         for name, rel_path in self.content.game.icons.items():
-            path = inside(self.content.dir, rel_path, what="icon", file=self.content.dir / "game.yaml",
-                          key=f"icons.{name}")
+            path = inside(
+                self.content.dir,
+                rel_path,
+                what="icon",
+                file=self.content.dir / "game.yaml",
+                key=f"icons.{name}",
+            )
             if path.suffix.lower() == ".svg":
                 text = art.svg_source(path, ctx)
                 target = self.cache_dir / f"icon-{self.content.id}-{name}-{art.digest(text)}.svg"
@@ -340,8 +413,11 @@ class _Builder:
     def image_url(self, src: str) -> str:
         path = inside(self.content.dir, src, what="image")
         if path.suffix.lower() not in IMAGE_TYPES:
-            raise ContentError(f"image '{src}' is not PNG, JPEG or SVG", code="bad-art",
-                               hint="use a .png, .jpg or .svg file in the game folder")
+            raise ContentError(
+                f"image '{src}' is not PNG, JPEG or SVG",
+                code="bad-art",
+                hint="use a .png, .jpg or .svg file in the game folder",
+            )
         if not path.is_file():
             raise ContentError(f"image '{src}' not found in the game folder", code="missing-art")
         if path.suffix.lower() == ".svg":
@@ -368,8 +444,14 @@ class _Builder:
 
         def body(text: str, first_line: int, key: str | None) -> Markup:
             text = run_jinja(text, ctx, path, first_line, key)
-            env = {"icons": icons, "anchors": anchors, "image_url": self.image_url,
-                   "file": path, "first_line": first_line, "key": key}
+            env = {
+                "icons": icons,
+                "anchors": anchors,
+                "image_url": self.image_url,
+                "file": path,
+                "first_line": first_line,
+                "key": key,
+            }
             html = markup.to_html(text, env)
             if lang == "ko":  # before the helpers' HTML comes back: it keeps its own words
                 html = markup.keep_words(html)
@@ -380,20 +462,47 @@ class _Builder:
             html = markup.inline_html(text, {"icons": icons})
             return Markup(markup.keep_words(html) if lang == "ko" else html)
 
-        intro_line = next((i + 1 for i, line in enumerate(source.lines)
-                           if line.strip() and not line.startswith("# ")), 1)
-        intro = body(source.rules.intro, intro_line, None) if source.rules.intro.strip() else Markup("")
+        intro_line = next(
+            (
+                i + 1
+                for i, line in enumerate(source.lines)
+                if line.strip() and not line.startswith("# ")
+            ),
+            1,
+        )
+        intro = (
+            body(source.rules.intro, intro_line, None) if source.rules.intro.strip() else Markup("")
+        )
         sections = []
         for s in source.rules.sections:
-            sections.append(SectionHtml(s.number, title(s), len(s.key), anchors[s.number],
-                                        body(s.body, source.first_line(s.line), f"§{s.number}")))
+            sections.append(
+                SectionHtml(
+                    s.number,
+                    title(s),
+                    len(s.key),
+                    anchors[s.number],
+                    body(s.body, source.first_line(s.line), f"§{s.number}"),
+                )
+            )
         subtitle = Markup(markup.escape(data.description))
         if lang == "ko":
             subtitle = Markup(markup.keep_words(str(subtitle)))
-        return LanguageHtml(lang, data.title or source.rules.title, subtitle, data.description,
-                            source.rules.title, intro, sections, ui(lang), source, faces)
+        return LanguageHtml(
+            lang,
+            data.title or source.rules.title,
+            subtitle,
+            data.description,
+            source.rules.title,
+            intro,
+            sections,
+            ui(lang),
+            source,
+            faces,
+        )
 
-    def cover_faces(self, lang: str, faces: FaceCache, count: int = 3, room_mm: float = 160) -> Markup:
+    def cover_faces(
+        self, lang: str, faces: FaceCache, count: int = 3, room_mm: float = 160
+    ) -> Markup:
         """A few faces for the cover: the first item of up to three card components, side by
         side at one height (68 mm at most, never larger than printed, lower if they must to
         fit in one row)."""
@@ -409,8 +518,10 @@ class _Builder:
         for spec in specs:
             w, h = spec.size_pt
             picture = faces.face(spec, spec.items[0], "front", w * height / h)
-            html.append(f'<img class="face" src="{picture.path.resolve().as_uri()}" alt="" '
-                        f'style="height: {height / MM:.2f}mm">')
+            html.append(
+                f'<img class="face" src="{picture.path.resolve().as_uri()}" alt="" '
+                f'style="height: {height / MM:.2f}mm">'
+            )
         return Markup("".join(html))
 
 
@@ -423,8 +534,12 @@ def _page_env(templates: Path) -> SandboxedEnvironment:
     folder = templates / "rulebook"
     env = _PAGE_ENV.get(folder)
     if env is None:
-        env = SandboxedEnvironment(loader=FileSystemLoader(str(folder)), autoescape=True,
-                                   trim_blocks=True, lstrip_blocks=True)
+        env = SandboxedEnvironment(
+            loader=FileSystemLoader(str(folder)),
+            autoescape=True,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
         _PAGE_ENV[folder] = env
     return env
 
@@ -432,15 +547,21 @@ def _page_env(templates: Path) -> SandboxedEnvironment:
 def _fonts(content: GameContent) -> dict[str, str]:
     """File URLs of the gothic family's faces (read from fonts.yaml; nothing is registered)."""
     from generator.yamlload import load_yaml
+
     spec_file = content.project.fonts / "fonts.yaml"
     families = load_yaml(spec_file).get("families") or {}
     family = families.get("gothic") or next(iter(families.values()), None)
     if not family:
         raise ContentError("no font family", spec_file, code="bad-font", hint="declare 'gothic'")
-    faces = {style: (content.project.fonts / name).resolve().as_uri() for style, name in family.items()}
+    faces = {
+        style: (content.project.fonts / name).resolve().as_uri() for style, name in family.items()
+    }
     regular = faces.get("regular") or next(iter(faces.values()))
-    return {"regular": regular, "bold": faces.get("bold", regular),
-            "black": faces.get("black", faces.get("bold", regular))}
+    return {
+        "regular": regular,
+        "bold": faces.get("bold", regular),
+        "black": faces.get("black", faces.get("bold", regular)),
+    }
 
 
 def _page(content: GameContent, paper: str) -> dict[str, Any]:
@@ -453,62 +574,94 @@ def _render_page(content: GameContent, template: str, **values) -> str:
     try:
         return env.get_template(template).render(**values)
     except TemplateError as exc:
-        raise ContentError(f"rulebook template error: {exc}", content.project.templates / "rulebook" / template,
-                           getattr(exc, "lineno", None), code="rulebook-template") from None
+        raise ContentError(
+            f"rulebook template error: {exc}",
+            content.project.templates / "rulebook" / template,
+            getattr(exc, "lineno", None),
+            code="rulebook-template",
+        ) from None
 
 
 def _toc(language: LanguageHtml, max_depth: int = 2) -> list[SectionHtml]:
     return [s for s in language.sections if s.depth <= max_depth]
 
 
-def _single_html(content: GameContent, lang: str, paper: str, cache_dir: Path | None) -> tuple[str, LanguageHtml]:
+def _single_html(
+    content: GameContent, lang: str, paper: str, cache_dir: Path | None
+) -> tuple[str, LanguageHtml]:
     builder = _Builder(content, cache_dir)
     language = builder.language(lang)
-    html = _render_page(content, "rulebook.html", doc=language, toc=_toc(language),
-                        cover_faces=builder.cover_faces(lang, language.faces),
-                        page=_page(content, paper), fonts=_fonts(content), bilingual=False,
-                        languages=[language])
+    html = _render_page(
+        content,
+        "rulebook.html",
+        doc=language,
+        toc=_toc(language),
+        cover_faces=builder.cover_faces(lang, language.faces),
+        page=_page(content, paper),
+        fonts=_fonts(content),
+        bilingual=False,
+        languages=[language],
+    )
     return html, language
 
 
-def _bilingual_html(content: GameContent, lang_a: str, lang_b: str, paper: str,
-                    cache_dir: Path | None) -> tuple[str, LanguageHtml, LanguageHtml]:
+def _bilingual_html(
+    content: GameContent, lang_a: str, lang_b: str, paper: str, cache_dir: Path | None
+) -> tuple[str, LanguageHtml, LanguageHtml]:
     if lang_a == lang_b:
-        raise ContentError(f"a bilingual edition needs two languages, got {lang_a} twice",
-                           code="rules-bilingual", hint="e.g. es and en")
+        raise ContentError(
+            f"a bilingual edition needs two languages, got {lang_a} twice",
+            code="rules-bilingual",
+            hint="e.g. es and en",
+        )
     builder = _Builder(content, cache_dir)
     a = builder.language(lang_a, "a")
     b = builder.language(lang_b, "b")
     check_alignment(a.source.rules, b.source.rules)
     pairs = list(zip(a.sections, b.sections))
-    html = _render_page(content, "bilingual.html", a=a, b=b, pairs=pairs,
-                        toc=[(x, y) for x, y in pairs if x.depth <= 2],
-                        cover_faces=builder.cover_faces(lang_a, a.faces),
-                        page=_page(content, paper), fonts=_fonts(content), bilingual=True,
-                        languages=[a, b])
+    html = _render_page(
+        content,
+        "bilingual.html",
+        a=a,
+        b=b,
+        pairs=pairs,
+        toc=[(x, y) for x, y in pairs if x.depth <= 2],
+        cover_faces=builder.cover_faces(lang_a, a.faces),
+        page=_page(content, paper),
+        fonts=_fonts(content),
+        bilingual=True,
+        languages=[a, b],
+    )
     return html, a, b
 
 
-def rulebook_html(content: GameContent, lang: str, paper: str, cache_dir: Path | None = None) -> str:
+def rulebook_html(
+    content: GameContent, lang: str, paper: str, cache_dir: Path | None = None
+) -> str:
     """The final HTML of a one-language rulebook (pictures rendered into the cache)."""
     return _single_html(content, lang, paper, cache_dir)[0]
 
 
-def bilingual_html(content: GameContent, lang_a: str, lang_b: str, paper: str,
-                   cache_dir: Path | None = None) -> str:
+def bilingual_html(
+    content: GameContent, lang_a: str, lang_b: str, paper: str, cache_dir: Path | None = None
+) -> str:
     return _bilingual_html(content, lang_a, lang_b, paper, cache_dir)[0]
 
 
 # ---------------------------------------------------------------- PDF
 
+
 def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path | None = None):
     """Lay out `html` with WeasyPrint and write it atomically. Returns the WeasyPrint Document."""
     from weasyprint import HTML
+
     try:
         from weasyprint.urls import FatalURLFetchingError
     except ImportError:  # older WeasyPrint: failed fetches are only logged (see guard.refused)
+
         class FatalURLFetchingError(BaseException):
             pass
+
     fetcher = url_fetcher(content, cache_dir)
     out_path = Path(out_path)
     out_path.parent.mkdir(parents=True, exist_ok=True)
@@ -518,8 +671,11 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = epoch or "946684800"  # 2000-01-01
     try:
-        document = HTML(string=html, base_url=(content.project.templates / "rulebook").as_uri() + "/",
-                        url_fetcher=fetcher).render()
+        document = HTML(
+            string=html,
+            base_url=(content.project.templates / "rulebook").as_uri() + "/",
+            url_fetcher=fetcher,
+        ).render()
         if fetcher.guard.refused:  # WeasyPrint may log a failed fetch and carry on: we do not
             raise fetcher.guard.refused[0]
         document.write_pdf(tmp)
@@ -530,7 +686,9 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
         cause = exc.__cause__
         if isinstance(cause, ContentError):
             raise cause from None
-        raise ContentError(f"rulebook resource could not be read: {exc}", code="url-refused") from None
+        raise ContentError(
+            f"rulebook resource could not be read: {exc}", code="url-refused"
+        ) from None
     finally:
         if epoch is None:
             os.environ.pop("SOURCE_DATE_EPOCH", None)
@@ -544,6 +702,7 @@ def overflows(document, tolerance_mm: float = 1.5) -> list[dict]:
     too wide for its place prints over the other language or into the margin. Read from
     WeasyPrint's layout; returns [{"page", "element", "text", "mm"}]."""
     from weasyprint.formatting_structure import boxes as B
+
     found: list[dict] = []
     tolerance = tolerance_mm * 96 / 25.4  # layout units are CSS px
 
@@ -554,19 +713,29 @@ def overflows(document, tolerance_mm: float = 1.5) -> list[dict]:
         return f"{tag}.{cls}" if cls else tag
 
     def walk(box, right: float, page: int, column: str | None):
-        if isinstance(box, B.TableCellBox) and (box.element is not None
-                                                  and box.element.get("class") in ("a", "b")):
+        if isinstance(box, B.TableCellBox) and (
+            box.element is not None and box.element.get("class") in ("a", "b")
+        ):
             right = box.content_box_x() + box.width
             column = box.element.get("class")
-        elif isinstance(box, (B.BlockBox, B.TableBox, B.ReplacedBox, B.TextBox, B.InlineReplacedBox)):
+        elif isinstance(
+            box, (B.BlockBox, B.TableBox, B.ReplacedBox, B.TextBox, B.InlineReplacedBox)
+        ):
             try:
                 edge = box.border_box_x() + box.border_width()
             except (TypeError, AttributeError):
                 edge = None
             if edge is not None and edge > right + tolerance:
                 text = getattr(box, "text", "") or ""
-                found.append({"page": page, "element": label(box), "column": column,
-                              "text": text[:40], "mm": round((edge - right) * 25.4 / 96, 1)})
+                found.append(
+                    {
+                        "page": page,
+                        "element": label(box),
+                        "column": column,
+                        "text": text[:40],
+                        "mm": round((edge - right) * 25.4 / 96, 1),
+                    }
+                )
                 return  # one report per overflowing box, not per descendant
         for child in getattr(box, "children", None) or []:
             walk(child, right, page, column)
@@ -585,35 +754,57 @@ def _section_pages(document, prefix: str) -> dict[str, int]:
     for number, page in enumerate(document.pages, start=1):
         for name in page.anchors:
             if name.startswith(prefix + "-"):
-                pages.setdefault(name[len(prefix) + 1:].replace("-", "."), number)
+                pages.setdefault(name[len(prefix) + 1 :].replace("-", "."), number)
     return pages
 
 
-def render_rulebook(content: GameContent, lang: str, paper: str, out_path: Path,
-                    cache_dir: Path | None = None) -> dict:
+def render_rulebook(
+    content: GameContent, lang: str, paper: str, out_path: Path, cache_dir: Path | None = None
+) -> dict:
     """Write the `lang` rulebook of a game on `paper` (a4, letter...) to out_path."""
     started = time.perf_counter()
     html, language = _single_html(content, lang, paper, cache_dir)
     html_done = time.perf_counter()
     document = write_pdf(content, html, out_path, cache_dir)
-    return {"pages": len(document.pages), "sections": [s.number for s in language.sections],
-            "lang": lang, "paper": paper, "section_pages": _section_pages(document, "s"),
-            "overflows": overflows(document),
-            "figures_drawn": language.faces.drawn,
-            "seconds": {"html": round(html_done - started, 3),
-                        "pdf": round(time.perf_counter() - html_done, 3)}}
+    return {
+        "pages": len(document.pages),
+        "sections": [s.number for s in language.sections],
+        "lang": lang,
+        "paper": paper,
+        "section_pages": _section_pages(document, "s"),
+        "overflows": overflows(document),
+        "figures_drawn": language.faces.drawn,
+        "seconds": {
+            "html": round(html_done - started, 3),
+            "pdf": round(time.perf_counter() - html_done, 3),
+        },
+    }
 
 
-def render_bilingual(content: GameContent, lang_a: str, lang_b: str, paper: str, out_path: Path,
-                     cache_dir: Path | None = None) -> dict:
+def render_bilingual(
+    content: GameContent,
+    lang_a: str,
+    lang_b: str,
+    paper: str,
+    out_path: Path,
+    cache_dir: Path | None = None,
+) -> dict:
     """Write a two-column edition: lang_a on the left, lang_b on the right, section by section."""
     started = time.perf_counter()
     html, a, b = _bilingual_html(content, lang_a, lang_b, paper, cache_dir)
     html_done = time.perf_counter()
     document = write_pdf(content, html, out_path, cache_dir)
-    return {"pages": len(document.pages), "sections": [s.number for s in a.sections],
-            "lang": f"{lang_a}-{lang_b}", "langs": [lang_a, lang_b], "paper": paper,
-            "section_pages": _section_pages(document, "a"), "overflows": overflows(document),
-            "figures_drawn": a.faces.drawn + b.faces.drawn,
-            "seconds": {"html": round(html_done - started, 3),
-                        "pdf": round(time.perf_counter() - html_done, 3)}}
+    return {
+        "pages": len(document.pages),
+        "sections": [s.number for s in a.sections],
+        "lang": f"{lang_a}-{lang_b}",
+        "langs": [lang_a, lang_b],
+        "paper": paper,
+        "section_pages": _section_pages(document, "a"),
+        "overflows": overflows(document),
+        "figures_drawn": a.faces.drawn + b.faces.drawn,
+        "seconds": {
+            "html": round(html_done - started, 3),
+            "pdf": round(time.perf_counter() - html_done, 3),
+        },
+    }

@@ -17,6 +17,7 @@ ability's effect "Deals {{ damage }} damage" reads its own numbers) and these he
 Helpers that make HTML return a placeholder; the HTML replaces it after Markdown, so the
 designer's own text is always escaped by the Markdown parser and never taken as HTML.
 """
+
 from __future__ import annotations
 
 import re
@@ -33,15 +34,33 @@ from generator.glossary import Glossary
 from generator.units import MM, parse_length
 
 UI = {
-    "es": {"contents": "Índice", "rules": "Reglamento", "language": "Español",
-           "component": "Componente", "count": "Cant.", "detail": "Detalle",
-           "bilingual": "Edición bilingüe"},
-    "en": {"contents": "Contents", "rules": "Rulebook", "language": "English",
-           "component": "Component", "count": "Qty", "detail": "Breakdown",
-           "bilingual": "Bilingual edition"},
-    "ko": {"contents": "차례", "rules": "규칙서", "language": "한국어",
-           "component": "구성물", "count": "수량", "detail": "구성",
-           "bilingual": "2개 국어판"},
+    "es": {
+        "contents": "Índice",
+        "rules": "Reglamento",
+        "language": "Español",
+        "component": "Componente",
+        "count": "Cant.",
+        "detail": "Detalle",
+        "bilingual": "Edición bilingüe",
+    },
+    "en": {
+        "contents": "Contents",
+        "rules": "Rulebook",
+        "language": "English",
+        "component": "Component",
+        "count": "Qty",
+        "detail": "Breakdown",
+        "bilingual": "Bilingual edition",
+    },
+    "ko": {
+        "contents": "차례",
+        "rules": "규칙서",
+        "language": "한국어",
+        "component": "구성물",
+        "count": "수량",
+        "detail": "구성",
+        "bilingual": "2개 국어판",
+    },
 }
 
 
@@ -70,8 +89,11 @@ class Blocks:
             found = [f for f in found if f]
             if found and all(kind == "figure" for kind, _ in found):
                 # n figures share one row even in a narrow column: each may shrink to 1/n
-                return (f'<div class="figure-row n{min(len(found), 4)}">' + "".join(h for _, h in found)
-                        + "</div>")
+                return (
+                    f'<div class="figure-row n{min(len(found), 4)}">'
+                    + "".join(h for _, h in found)
+                    + "</div>"
+                )
             return "".join(h for _, h in found)
 
         html = re.sub(rf"<p>((?:\s*{token})+)\s*</p>", paragraph, html)
@@ -89,8 +111,10 @@ def _resolve(value: Any, scope: dict, where: str) -> Any:
                     out[key] = templating.render(item, inner)
                 except ContentError:
                     # e.g. a component's text that needs an item's data: only an error when used
-                    out[key] = StrictUndefined(hint=f"'{where}{key}' is a template that cannot be "
-                                                    "rendered from the game's data alone")
+                    out[key] = StrictUndefined(
+                        hint=f"'{where}{key}' is a template that cannot be "
+                        "rendered from the game's data alone"
+                    )
             else:
                 out[key] = _resolve(item, inner, f"{where}{key}.")
         return out
@@ -128,8 +152,15 @@ def _length(value, what: str) -> float:
 class RulesData:
     """The Jinja globals of one rulebook language."""
 
-    def __init__(self, content: GameContent, lang: str, faces: FaceCache, blocks: Blocks,
-                 icons: dict[str, str], glossary: Glossary | None):
+    def __init__(
+        self,
+        content: GameContent,
+        lang: str,
+        faces: FaceCache,
+        blocks: Blocks,
+        icons: dict[str, str],
+        glossary: Glossary | None,
+    ):
         self.content = content
         self.lang = lang
         self.faces = faces
@@ -140,8 +171,11 @@ class RulesData:
         languages = content.languages
         self.data = _resolve(templating.localize(dict(content.game.data), lang, languages), {}, "")
         self.title = templating.localize(content.game.title, lang, languages)
-        self.description = (templating.localize(content.game.description, lang, languages)
-                            if content.game.description else "")
+        self.description = (
+            templating.localize(content.game.description, lang, languages)
+            if content.game.description
+            else ""
+        )
         self._components = self._component_rows()
 
     # ------------------------------------------------------------ plain data
@@ -150,8 +184,13 @@ class RulesData:
         ctx.update(
             lang=self.lang,
             data=self.data,  # every data key, also those a helper's name hides (data.board)
-            game={"id": self.content.id, "title": self.title, "description": self.description,
-                  "languages": list(self.content.languages), "data": self.data},
+            game={
+                "id": self.content.id,
+                "title": self.title,
+                "description": self.description,
+                "languages": list(self.content.languages),
+                "data": self.data,
+            },
             components=self._components,
             component=self.component,
             component_list=self.component_list,
@@ -183,33 +222,48 @@ class RulesData:
             spec = next((c for c in self.content.components if c.id == cid), None)
             entry = manifest.entry(cid) if manifest else None
             count = entry.count if entry is not None else (spec.total if spec else 0)
-            rows.append({"id": cid, "name": self._name(cid), "count": count,
-                         "kind": spec.model.kind if spec else None,
-                         "items": len(spec.items) if spec else 0,
-                         "breakdown": dict(entry.breakdown) if entry else {},
-                         "printed": spec is not None})
+            rows.append(
+                {
+                    "id": cid,
+                    "name": self._name(cid),
+                    "count": count,
+                    "kind": spec.model.kind if spec else None,
+                    "items": len(spec.items) if spec else 0,
+                    "breakdown": dict(entry.breakdown) if entry else {},
+                    "printed": spec is not None,
+                }
+            )
         return rows
 
     def _spec(self, component_id) -> ComponentSpec:
         spec = next((c for c in self.content.components if c.id == component_id), None)
         if spec is None:
             import difflib
+
             known = [c.id for c in self.content.components]
             close = difflib.get_close_matches(str(component_id), known, n=1)
-            raise ContentError(f"unknown component '{component_id}'", code="rules-template",
-                               hint=(f"did you mean '{close[0]}'? " if close else "")
-                               + "components: " + ", ".join(known))
+            raise ContentError(
+                f"unknown component '{component_id}'",
+                code="rules-template",
+                hint=(f"did you mean '{close[0]}'? " if close else "")
+                + "components: "
+                + ", ".join(known),
+            )
         return spec
 
     def _item(self, spec: ComponentSpec, item_id) -> ItemSpec:
         item = next((i for i in spec.items if i.id == str(item_id)), None)
         if item is None:
             import difflib
+
             known = [i.id for i in spec.items]
             close = difflib.get_close_matches(str(item_id), known, n=1)
             shown = ", ".join(known[:12]) + (" ..." if len(known) > 12 else "")
-            raise ContentError(f"component '{spec.id}' has no item '{item_id}'", code="rules-template",
-                               hint=(f"did you mean '{close[0]}'? " if close else "") + f"items: {shown}")
+            raise ContentError(
+                f"component '{spec.id}' has no item '{item_id}'",
+                code="rules-template",
+                hint=(f"did you mean '{close[0]}'? " if close else "") + f"items: {shown}",
+            )
         return item
 
     def component(self, component_id: str) -> dict:
@@ -223,8 +277,11 @@ class RulesData:
         out = []
         for item in spec.items:
             ctx = self.faces.contexts.context(spec, item)
-            row = {k: v for k, v in ctx.items() if k not in self.data or k in item.data
-                   or k in spec.model.data}
+            row = {
+                k: v
+                for k, v in ctx.items()
+                if k not in self.data or k in item.data or k in spec.model.data
+            }
             row.setdefault("id", item.id)
             row.setdefault("count", item.count)
             out.append(row)
@@ -271,7 +328,9 @@ class RulesData:
         if spec is not None:
             matches = [i for i in spec.items if i.data.get(key) == value]
             if len(matches) == 1:
-                name = templating.localize(matches[0].data.get("name"), self.lang, self.content.languages)
+                name = templating.localize(
+                    matches[0].data.get("name"), self.lang, self.content.languages
+                )
                 if isinstance(name, str) and name:
                     return name
         return str(value)
@@ -284,20 +343,29 @@ class RulesData:
                     self._spec(cid)
         detail = breakdown and any(r["breakdown"] for r in rows)
         t = self.ui
-        head = (f'<th class="num">{self._text(t["count"])}</th>'
-                f'<th>{self._text(t["component"])}</th>'
-                + (f'<th>{self._text(t["detail"])}</th>' if detail else ""))
+        head = (
+            f'<th class="num">{self._text(t["count"])}</th>'
+            f"<th>{self._text(t['component'])}</th>"
+            + (f"<th>{self._text(t['detail'])}</th>" if detail else "")
+        )
         body = []
         for r in rows:
             parts = []
             for key, values in r["breakdown"].items():
-                parts.append("\u00a0· ".join(f"{self._label(r['id'], key, v)}\u00a0{n}"
-                                             for v, n in values.items()))
-            body.append(f'<tr><td class="num">{r["count"]}</td><td>{self._text(r["name"])}</td>'
-                        + (f'<td class="detail">{self._text("; ".join(parts))}</td>' if detail else "")
-                        + "</tr>")
-        html = (f'<table class="{_table_class(len(body))} components"><thead><tr>{head}</tr></thead>'
-                f'<tbody>{"".join(body)}</tbody></table>')
+                parts.append(
+                    "\u00a0· ".join(
+                        f"{self._label(r['id'], key, v)}\u00a0{n}" for v, n in values.items()
+                    )
+                )
+            body.append(
+                f'<tr><td class="num">{r["count"]}</td><td>{self._text(r["name"])}</td>'
+                + (f'<td class="detail">{self._text("; ".join(parts))}</td>' if detail else "")
+                + "</tr>"
+            )
+        html = (
+            f'<table class="{_table_class(len(body))} components"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table>"
+        )
         return self.blocks.add(html)
 
     def _value(self, row: dict, key, header: str, index: int):
@@ -305,16 +373,22 @@ class RulesData:
             return row[key]
         if isinstance(key, str) and templating.is_template(key):
             return templating.render(key, {**self.data, **row})
-        raise ContentError(f"table column '{header}': row {index + 1} has no '{key}'",
-                           code="rules-template", hint="keys: " + ", ".join(map(str, list(row)[:20])))
+        raise ContentError(
+            f"table column '{header}': row {index + 1} has no '{key}'",
+            code="rules-template",
+            hint="keys: " + ", ".join(map(str, list(row)[:20])),
+        )
 
     def table(self, rows, columns=None, caption=None, group=None) -> str:
         """A table from mappings. columns: {header: key}, [key, ...] or [[header, key], ...];
         a key may also be a template over the row ("{{ cost }} :coin:"). `group` (a key or a
         template) starts a sub-heading row each time its value changes: narrower than a column."""
         if not isinstance(rows, (list, tuple)):
-            raise ContentError("table() needs a list of rows (mappings)", code="rules-template",
-                               hint="e.g. table(items('orders'), {'Carta': 'name', 'Efecto': 'effect'})")
+            raise ContentError(
+                "table() needs a list of rows (mappings)",
+                code="rules-template",
+                hint="e.g. table(items('orders'), {'Carta': 'name', 'Efecto': 'effect'})",
+            )
         rows = list(rows)
         if columns is None:
             columns = list(rows[0]) if rows and isinstance(rows[0], dict) else []
@@ -328,29 +402,47 @@ class RulesData:
                 else:
                     cols.append((str(c), c))
         if not cols:
-            raise ContentError("table() has no columns", code="rules-template",
-                               hint="give columns, e.g. {'Name': 'name'}")
+            raise ContentError(
+                "table() has no columns",
+                code="rules-template",
+                hint="give columns, e.g. {'Name': 'name'}",
+            )
         values: list[list] = []
         groups: list = []
         for index, row in enumerate(rows):
             if not isinstance(row, dict):
-                raise ContentError(f"table row {index + 1} is not a mapping", code="rules-template",
-                                   hint="rows are mappings such as items('...') or a data list")
+                raise ContentError(
+                    f"table row {index + 1} is not a mapping",
+                    code="rules-template",
+                    hint="rows are mappings such as items('...') or a data list",
+                )
             values.append([self._value(row, key, header, index) for header, key in cols])
             groups.append(self._value(row, group, "group", index) if group is not None else None)
         numeric = [bool(values) and all(_numeric(v[i]) for v in values) for i in range(len(cols))]
-        head = "".join(f'<th{" class=num" if numeric[i] else ""}>{self._cell(h)}</th>'
-                       for i, (h, _) in enumerate(cols))
+        head = "".join(
+            f"<th{' class=num' if numeric[i] else ''}>{self._cell(h)}</th>"
+            for i, (h, _) in enumerate(cols)
+        )
         body, current = [], object()
         for line, label in zip(values, groups):
             if group is not None and label != current:
                 current = label
-                body.append(f'<tr class="group"><th colspan="{len(cols)}">{self._cell(label)}</th></tr>')
-            body.append("<tr>" + "".join(f'<td{" class=num" if numeric[i] else ""}>{self._cell(v)}</td>'
-                                         for i, v in enumerate(line)) + "</tr>")
+                body.append(
+                    f'<tr class="group"><th colspan="{len(cols)}">{self._cell(label)}</th></tr>'
+                )
+            body.append(
+                "<tr>"
+                + "".join(
+                    f"<td{' class=num' if numeric[i] else ''}>{self._cell(v)}</td>"
+                    for i, v in enumerate(line)
+                )
+                + "</tr>"
+            )
         cap = f"<caption>{self._cell(caption)}</caption>" if caption else ""
-        return self.blocks.add(f'<table class="{_table_class(len(body))}">{cap}<thead><tr>{head}</tr>'
-                               f"</thead><tbody>{''.join(body)}</tbody></table>")
+        return self.blocks.add(
+            f'<table class="{_table_class(len(body))}">{cap}<thead><tr>{head}</tr>'
+            f"</thead><tbody>{''.join(body)}</tbody></table>"
+        )
 
     def _caption(self, spec: ComponentSpec, item: ItemSpec) -> str:
         data = templating.localize(item.data, self.lang, self.content.languages)
@@ -368,16 +460,20 @@ class RulesData:
         item = self._item(spec, item_id)
         width_pt = _length(width, "figure width")
         if not 5 * MM <= width_pt <= 180 * MM:
-            raise ContentError(f"figure width {width} is out of range 5-180 mm", code="rules-template")
+            raise ContentError(
+                f"figure width {width} is out of range 5-180 mm", code="rules-template"
+            )
         picture = self.faces.face(spec, item, side, width_pt)
         if caption is None:
             caption = self._caption(spec, item)
         cap = f'<span class="caption">{self._cell(caption)}</span>' if caption else ""
         mm = width_pt / MM
         alt = markup.escape(f"{self._name(spec.id)} {item.id}")
-        html = (f'<span class="figure" style="width: {mm:.2f}mm">'
-                f'<img class="face" src="{picture.path.resolve().as_uri()}" alt="{alt}" '
-                f'style="width: {mm:.2f}mm">{cap}</span>')
+        html = (
+            f'<span class="figure" style="width: {mm:.2f}mm">'
+            f'<img class="face" src="{picture.path.resolve().as_uri()}" alt="{alt}" '
+            f'style="width: {mm:.2f}mm">{cap}</span>'
+        )
         return self.blocks.add(html, "figure")
 
     def board(self, rows, component=None, width=None, gap="1.5mm", caption=None) -> str:
@@ -386,15 +482,19 @@ class RulesData:
             rows = [r for r in rows.splitlines() if r.strip()]
         grid = [r.split() if isinstance(r, str) else list(r) for r in rows or []]
         if not grid or not any(grid):
-            raise ContentError("board() needs rows of item ids", code="rules-template",
-                               hint="e.g. board([['a1', 'a2', 'a3'], ['b1', 'b2', 'b3']])")
+            raise ContentError(
+                "board() needs rows of item ids",
+                code="rules-template",
+                hint="e.g. board([['a1', 'a2', 'a3'], ['b1', 'b2', 'b3']])",
+            )
         if len(grid) > 12 or any(len(r) > 12 for r in grid):
             raise ContentError("board() is limited to 12 x 12 faces", code="rules-template")
         if component is not None:
             candidates = [self._spec(component)]
         else:
-            candidates = [c for c in self.content.components if c.model.kind == "tile"] \
-                or list(self.content.components)
+            candidates = [c for c in self.content.components if c.model.kind == "tile"] or list(
+                self.content.components
+            )
         cells: list[list[tuple[ComponentSpec, ItemSpec, str] | None]] = []
         for row in grid:
             line = []
@@ -407,12 +507,18 @@ class RulesData:
                 found = [(c, i) for c in candidates for i in c.items if i.id == item_id]
                 if not found:
                     where = ", ".join(c.id for c in candidates)
-                    raise ContentError(f"board(): no item '{item_id}' in {where}", code="rules-template",
-                                       hint="use the item ids of the map cards, or pass component='...'")
+                    raise ContentError(
+                        f"board(): no item '{item_id}' in {where}",
+                        code="rules-template",
+                        hint="use the item ids of the map cards, or pass component='...'",
+                    )
                 if len(found) > 1:
-                    raise ContentError(f"board(): item '{item_id}' is in several components "
-                                       f"({', '.join(c.id for c, _ in found)})", code="rules-template",
-                                       hint="pass component='...'")
+                    raise ContentError(
+                        f"board(): item '{item_id}' is in several components "
+                        f"({', '.join(c.id for c, _ in found)})",
+                        code="rules-template",
+                        hint="pass component='...'",
+                    )
                 line.append((found[0][0], found[0][1], side))
             cells.append(line)
         cols = max(len(r) for r in cells)
@@ -427,8 +533,11 @@ class RulesData:
             total = _length(width, "board width")
         cell_w = (total - (cols - 1) * g) / cols
         if cell_w <= 2 * MM:
-            raise ContentError("board(): the cells would be narrower than 2 mm", code="rules-template",
-                               hint="give a larger width or fewer columns")
+            raise ContentError(
+                "board(): the cells would be narrower than 2 mm",
+                code="rules-template",
+                hint="give a larger width or fewer columns",
+            )
         pct_w = cell_w / total * 100
         pct_g = g / total * 100
         lines = []
@@ -439,23 +548,33 @@ class RulesData:
                 margin = f"margin-right: {pct_g:.3f}%; " if c < cols - 1 else ""
                 if cell is None:
                     blank = self.faces.blank(fw, fh, cell_w).resolve().as_uri()
-                    parts.append(f'<img class="cell blank" src="{blank}" alt="" '
-                                 f'style="{margin}width: {pct_w:.3f}%">')
+                    parts.append(
+                        f'<img class="cell blank" src="{blank}" alt="" '
+                        f'style="{margin}width: {pct_w:.3f}%">'
+                    )
                     continue
                 spec, item, side = cell
                 picture = self.faces.face(spec, item, side, cell_w)
                 alt = markup.escape(f"{item.id}")
-                parts.append(f'<img class="cell" src="{picture.path.resolve().as_uri()}" alt="{alt}" '
-                             f'style="{margin}width: {pct_w:.3f}%">')
+                parts.append(
+                    f'<img class="cell" src="{picture.path.resolve().as_uri()}" alt="{alt}" '
+                    f'style="{margin}width: {pct_w:.3f}%">'
+                )
             bottom = f' style="margin-bottom: {pct_g:.3f}%"' if r < len(cells) - 1 else ""
             lines.append(f'<div class="board-row"{bottom}>{"".join(parts)}</div>')
         cap = f'<p class="caption">{self._cell(caption)}</p>' if caption else ""
-        html = (f'<div class="board" style="width: {total / MM:.2f}mm">{"".join(lines)}</div>{cap}')
+        html = f'<div class="board" style="width: {total / MM:.2f}mm">{"".join(lines)}</div>{cap}'
         return self.blocks.add(f'<div class="board-figure">{html}</div>')
 
     def icon(self, name: str) -> str:
         if name not in self.icons:
-            raise ContentError(f"unknown icon '{name}'", code="rules-template",
-                               hint="icons: " + (", ".join(sorted(self.icons)) or "none in game.yaml"))
-        return self.blocks.add(f'<img class="icon" src="{markup.escape(self.icons[name])}" '
-                               f'alt=":{markup.escape(name)}:">', "inline")
+            raise ContentError(
+                f"unknown icon '{name}'",
+                code="rules-template",
+                hint="icons: " + (", ".join(sorted(self.icons)) or "none in game.yaml"),
+            )
+        return self.blocks.add(
+            f'<img class="icon" src="{markup.escape(self.icons[name])}" '
+            f'alt=":{markup.escape(name)}:">',
+            "inline",
+        )

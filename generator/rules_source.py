@@ -4,6 +4,7 @@ Numbered headings (`## 3.2 Cartas de control`) are the alignment keys across lan
 A section keeps its raw Markdown, its list items and the line of each, so the rulebook
 renderer and the validator read the same structure.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -84,21 +85,35 @@ def parse_rules(path: Path, lang: str) -> RulesSource:
         match = None if in_fence else HEADING.match(line)
         if match and len(match.group(1)) == 1:
             if title:
-                raise ContentError("a second '# ' title; sections use '## N Title'", path, index,
-                                   code="rules-heading", hint="use ## for numbered sections")
+                raise ContentError(
+                    "a second '# ' title; sections use '## N Title'",
+                    path,
+                    index,
+                    code="rules-heading",
+                    hint="use ## for numbered sections",
+                )
             title = match.group(2)
             continue
         if match:
             numbered = NUMBERED.match(match.group(2))
             if not numbered:
-                raise ContentError(f"heading '{match.group(2)}' has no section number", path, index,
-                                   code="rules-heading",
-                                   hint="start it with its number, e.g. '## 3.2 Cartas de control'")
+                raise ContentError(
+                    f"heading '{match.group(2)}' has no section number",
+                    path,
+                    index,
+                    code="rules-heading",
+                    hint="start it with its number, e.g. '## 3.2 Cartas de control'",
+                )
             number, heading_title = numbered.group(1), numbered.group(2)
             if any(s.number == number for s in sections):
                 first = next(s for s in sections if s.number == number)
-                raise ContentError(f"section {number} appears twice (also at line {first.line})", path,
-                                   index, code="rules-heading", hint="each number once per language")
+                raise ContentError(
+                    f"section {number} appears twice (also at line {first.line})",
+                    path,
+                    index,
+                    code="rules-heading",
+                    hint="each number once per language",
+                )
             close()
             current = Section(number, heading_title, len(match.group(1)), index)
             sections.append(current)
@@ -115,8 +130,13 @@ def parse_rules(path: Path, lang: str) -> RulesSource:
             current.items[-1].text += " " + line.strip()  # continuation of a list item
     close()
     if not title and not sections:
-        raise ContentError("rulebook has no title and no sections", path, 1, code="rules-empty",
-                           hint="start with '# Title', then '## 1 ...' sections")
+        raise ContentError(
+            "rulebook has no title and no sections",
+            path,
+            1,
+            code="rules-empty",
+            hint="start with '# Title', then '## 1 ...' sections",
+        )
     return RulesSource(path, lang, title, "\n".join(intro_lines).strip(), sections)
 
 

@@ -1,4 +1,5 @@
 """Write component PDFs: imposed duplex sheets, and one-face-per-page print-shop files."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -40,32 +41,58 @@ def copies(comp: ComponentSpec) -> list[Copy]:
     return [Copy(item, n + 1) for item in comp.items for n in range(item.count)]
 
 
-def _setup(content: GameContent, comp: ComponentSpec, lang: str, paper: str, settings: PrintSettings):
+def _setup(
+    content: GameContent, comp: ComponentSpec, lang: str, paper: str, settings: PrintSettings
+):
     """What every sheet writer needs: the renderer, sheet and face sizes, bleed, names."""
-    return (FaceRenderer(content, lang), paper_size(content.project, paper), comp.size_pt,
-            settings.bleed.points, templating.pick(comp.model.name, lang),
-            templating.pick(content.game.title, lang))
+    return (
+        FaceRenderer(content, lang),
+        paper_size(content.project, paper),
+        comp.size_pt,
+        settings.bleed.points,
+        templating.pick(comp.model.name, lang),
+        templating.pick(content.game.title, lang),
+    )
 
 
 def new_canvas(path: Path, size, renderer: FaceRenderer, title: str) -> Canvas:
     face = renderer.fonts.default
     # initialFontName: otherwise ReportLab puts unembedded Helvetica in every page's resources.
-    canvas = Canvas(str(path), pagesize=size, invariant=1, pageCompression=1,
-                    initialFontName=face.name, initialFontSize=10)
+    canvas = Canvas(
+        str(path),
+        pagesize=size,
+        invariant=1,
+        pageCompression=1,
+        initialFontName=face.name,
+        initialFontSize=10,
+    )
     canvas.setTitle(title)
     canvas.setCreator("pnp")
     canvas.setAuthor("pnp")
     return canvas
 
 
-def write_sheets(content: GameContent, comp: ComponentSpec, lang: str, paper: str,
-                 settings: PrintSettings, out: Path, rel_path: str) -> dict:
+def write_sheets(
+    content: GameContent,
+    comp: ComponentSpec,
+    lang: str,
+    paper: str,
+    settings: PrintSettings,
+    out: Path,
+    rel_path: str,
+) -> dict:
     """Impose every copy of every item on sheets; backs follow each front sheet for duplex."""
     renderer, (W, H), (w, h), bleed, name, title = _setup(content, comp, lang, paper, settings)
     try:
-        grid = impose.plan((W, H), (w, h), bleed=bleed, margin=settings.margin.points,
-                           gutter=settings.gutter.points, crop_marks=settings.crop_marks,
-                           rotate=settings.rotate)
+        grid = impose.plan(
+            (W, H),
+            (w, h),
+            bleed=bleed,
+            margin=settings.margin.points,
+            gutter=settings.gutter.points,
+            crop_marks=settings.crop_marks,
+            rotate=settings.rotate,
+        )
     except impose.DoesNotFit:
         return write_tiled(content, comp, lang, paper, settings, out, rel_path)
     slots = grid.slots()
@@ -77,14 +104,14 @@ def write_sheets(content: GameContent, comp: ComponentSpec, lang: str, paper: st
     pages, page_no = [], 0
     comp_ctx = renderer.context(comp, None)
     for sheet in range(sheets_total):
-        batch = all_copies[sheet * grid.per_sheet:(sheet + 1) * grid.per_sheet]
+        batch = all_copies[sheet * grid.per_sheet : (sheet + 1) * grid.per_sheet]
         # Front
         page_no += 1
         canvas.setTrimBox(_box(grid.trim_box))
         canvas.setBleedBox(_box(grid.bleed_box))
         placed = []
-        occupied = {(s.col, s.row) for s in slots[:len(batch)]}
-        clips = [grid.clip_for(slot, occupied) for slot in slots[:len(batch)]]
+        occupied = {(s.col, s.row) for s in slots[: len(batch)]}
+        clips = [grid.clip_for(slot, occupied) for slot in slots[: len(batch)]]
         for slot, clip, cp in zip(slots, clips, batch):
             ctx = renderer.context(comp, cp.item)
             _draw_face(canvas, renderer, cp.item.layout, ctx, clip, slot.front, w, h, bleed)
@@ -92,8 +119,13 @@ def write_sheets(content: GameContent, comp: ComponentSpec, lang: str, paper: st
         _draw_marks(canvas, grid)
         if settings.cut_lines:
             _draw_cut_lines(canvas, grid)
-        _label(canvas, renderer, grid, f"{title} · {name} · {lang} · {sheet + 1}/{sheets_total} · "
-                                          f"{_side_word('front', lang)}", (W, H))
+        _label(
+            canvas,
+            renderer,
+            grid,
+            f"{title} · {name} · {lang} · {sheet + 1}/{sheets_total} · {_side_word('front', lang)}",
+            (W, H),
+        )
         canvas.showPage()
         pages.append({"page": page_no, "side": "front", "slots": placed})
         if not has_backs:
@@ -112,35 +144,68 @@ def write_sheets(content: GameContent, comp: ComponentSpec, lang: str, paper: st
             common = cp.item.back == comp.model.back
             ctx = comp_ctx if common else renderer.context(comp, cp.item)
             if common:
-                _draw_common_back(canvas, renderer, comp, cp.item.back, ctx, clip, transform, w, h, bleed)
+                _draw_common_back(
+                    canvas, renderer, comp, cp.item.back, ctx, clip, transform, w, h, bleed
+                )
             else:
                 _draw_face(canvas, renderer, cp.item.back, ctx, clip, transform, w, h, bleed)
-            placed.append(_slot_entry(comp, cp, impose.Rect(0, 0, w, h).mapped(transform), bleed,
-                                      grid.rotated))
-        _label(canvas, renderer, grid, f"{title} · {name} · {lang} · {sheet + 1}/{sheets_total} · "
-                                          f"{_side_word('back', lang)}", (W, H))
+            placed.append(
+                _slot_entry(
+                    comp, cp, impose.Rect(0, 0, w, h).mapped(transform), bleed, grid.rotated
+                )
+            )
+        _label(
+            canvas,
+            renderer,
+            grid,
+            f"{title} · {name} · {lang} · {sheet + 1}/{sheets_total} · {_side_word('back', lang)}",
+            (W, H),
+        )
         canvas.showPage()
         pages.append({"page": page_no, "side": "back", "slots": placed})
     canvas.save()
     for p in pages:
         p["file"] = rel_path
-    return {"file": {"path": rel_path, "kind": "components", "lang": lang, "paper": paper,
-                     "pages": page_no, "component": comp.id,
-                     "grid": {"cols": grid.cols, "rows": grid.rows, "rotated": grid.rotated},
-                     "duplex": settings.duplex if has_backs else None,
-                     "back_offset_mm": [_r(offset[0]), _r(offset[1])]},
-            "sheets": pages}
+    return {
+        "file": {
+            "path": rel_path,
+            "kind": "components",
+            "lang": lang,
+            "paper": paper,
+            "pages": page_no,
+            "component": comp.id,
+            "grid": {"cols": grid.cols, "rows": grid.rows, "rotated": grid.rotated},
+            "duplex": settings.duplex if has_backs else None,
+            "back_offset_mm": [_r(offset[0]), _r(offset[1])],
+        },
+        "sheets": pages,
+    }
 
 
-def write_tiled(content: GameContent, comp: ComponentSpec, lang: str, paper: str,
-                settings: PrintSettings, out: Path, rel_path: str) -> dict:
+def write_tiled(
+    content: GameContent,
+    comp: ComponentSpec,
+    lang: str,
+    paper: str,
+    settings: PrintSettings,
+    out: Path,
+    rel_path: str,
+) -> dict:
     """A face bigger than the sheet (a board), split into overlapping tiles, one per page."""
     renderer, (W, H), (w, h), bleed, name, title = _setup(content, comp, lang, paper, settings)
     try:
-        plan = impose.plan_tiles((W, H), (w, h), bleed=bleed, margin=settings.margin.points,
-                                 overlap=settings.overlap.points, crop_marks=settings.crop_marks)
+        plan = impose.plan_tiles(
+            (W, H),
+            (w, h),
+            bleed=bleed,
+            margin=settings.margin.points,
+            overlap=settings.overlap.points,
+            crop_marks=settings.crop_marks,
+        )
     except impose.DoesNotFit as exc:
-        raise ContentError(str(exc), comp.file, comp.line_of.get("size"), "size", code="does-not-fit") from None
+        raise ContentError(
+            str(exc), comp.file, comp.line_of.get("size"), "size", code="does-not-fit"
+        ) from None
     canvas = new_canvas(out, (W, H), renderer, f"{title} - {name}")
     pages, page_no = [], 0
     total = len(plan.tiles)
@@ -156,21 +221,48 @@ def write_tiled(content: GameContent, comp: ComponentSpec, lang: str, paper: str
             marks = [plan.to_page(tile, x, y) for x, y in plan.marks_on(tile)]
             _draw_tile_guides(canvas, plan, tile, marks, settings)
             label = _tile_name(tile)
-            _label_at(canvas, renderer, f"{title} · {name} · {lang} · {label} ({tile.row + 1}/{plan.rows}, "
-                                        f"{tile.col + 1}/{plan.cols}) · {page_no}/{total * comp.total}",
-                      tile.page, settings.margin.points, tile.clip)
+            _label_at(
+                canvas,
+                renderer,
+                f"{title} · {name} · {lang} · {label} ({tile.row + 1}/{plan.rows}, "
+                f"{tile.col + 1}/{plan.cols}) · {page_no}/{total * comp.total}",
+                tile.page,
+                settings.margin.points,
+                tile.clip,
+            )
             canvas.showPage()
             entry = _slot_entry(comp, cp, tile.trim, bleed, False)
-            entry["tile"] = {"name": label, "row": tile.row, "col": tile.col, "rows": plan.rows,
-                             "cols": plan.cols, **{f"face_{k}": v for k, v in _rect_mm(tile.face).items()}}
-            pages.append({"file": rel_path, "page": page_no, "side": "front", "slots": [entry],
-                          "marks": [[_r(x), _r(y)] for x, y in marks],
-                          "size": [_r(tile.page[0]), _r(tile.page[1])]})
+            entry["tile"] = {
+                "name": label,
+                "row": tile.row,
+                "col": tile.col,
+                "rows": plan.rows,
+                "cols": plan.cols,
+                **{f"face_{k}": v for k, v in _rect_mm(tile.face).items()},
+            }
+            pages.append(
+                {
+                    "file": rel_path,
+                    "page": page_no,
+                    "side": "front",
+                    "slots": [entry],
+                    "marks": [[_r(x), _r(y)] for x, y in marks],
+                    "size": [_r(tile.page[0]), _r(tile.page[1])],
+                }
+            )
     canvas.save()
-    return {"file": {"path": rel_path, "kind": "components", "lang": lang, "paper": paper,
-                     "pages": page_no, "component": comp.id,
-                     "tiles": {"rows": plan.rows, "cols": plan.cols, "overlap_mm": _r(plan.overlap)}},
-            "sheets": pages}
+    return {
+        "file": {
+            "path": rel_path,
+            "kind": "components",
+            "lang": lang,
+            "paper": paper,
+            "pages": page_no,
+            "component": comp.id,
+            "tiles": {"rows": plan.rows, "cols": plan.cols, "overlap_mm": _r(plan.overlap)},
+        },
+        "sheets": pages,
+    }
 
 
 def _tile_name(tile) -> str:
@@ -185,17 +277,35 @@ def _draw_tile_guides(canvas, plan, tile, marks, settings) -> None:
     canvas.setLineWidth(MARK_WIDTH)
     canvas.setStrokeColor(colour("#000000"))
     gap, bleed = impose.MARK_GAP, settings.bleed.points
-    outer = {"left": tile.col == 0, "right": tile.col == plan.cols - 1,
-             "top": tile.row == 0, "bottom": tile.row == plan.rows - 1}
+    outer = {
+        "left": tile.col == 0,
+        "right": tile.col == plan.cols - 1,
+        "top": tile.row == 0,
+        "bottom": tile.row == plan.rows - 1,
+    }
     if settings.crop_marks:
         for x, side in ((t.x, "left"), (t.x + t.w, "right")):
             if outer[side]:
-                canvas.line(x, t.y - bleed - gap, x, max(margin, t.y - bleed - gap - impose.MAX_MARK))
-                canvas.line(x, t.y + t.h + bleed + gap, x, min(H - margin, t.y + t.h + bleed + gap + impose.MAX_MARK))
+                canvas.line(
+                    x, t.y - bleed - gap, x, max(margin, t.y - bleed - gap - impose.MAX_MARK)
+                )
+                canvas.line(
+                    x,
+                    t.y + t.h + bleed + gap,
+                    x,
+                    min(H - margin, t.y + t.h + bleed + gap + impose.MAX_MARK),
+                )
         for y, side in ((t.y, "bottom"), (t.y + t.h, "top")):
             if outer[side]:
-                canvas.line(t.x - bleed - gap, y, max(margin, t.x - bleed - gap - impose.MAX_MARK), y)
-                canvas.line(t.x + t.w + bleed + gap, y, min(W - margin, t.x + t.w + bleed + gap + impose.MAX_MARK), y)
+                canvas.line(
+                    t.x - bleed - gap, y, max(margin, t.x - bleed - gap - impose.MAX_MARK), y
+                )
+                canvas.line(
+                    t.x + t.w + bleed + gap,
+                    y,
+                    min(W - margin, t.x + t.w + bleed + gap + impose.MAX_MARK),
+                    y,
+                )
     # This tile goes on top of its left and upper neighbours: cut it along the band's middle.
     half = plan.overlap / 2
     canvas.setDash([4, 3])
@@ -231,8 +341,14 @@ def _label_at(canvas, renderer, text: str, page, margin: float, clip) -> None:
     canvas.restoreState()
 
 
-def write_one_per_page(content: GameContent, comp: ComponentSpec, lang: str,
-                       settings: PrintSettings, out: Path, rel_path: str) -> dict:
+def write_one_per_page(
+    content: GameContent,
+    comp: ComponentSpec,
+    lang: str,
+    settings: PrintSettings,
+    out: Path,
+    rel_path: str,
+) -> dict:
     """Print-shop export: each item's face on a page of its own (trim plus bleed), then its back."""
     renderer = FaceRenderer(content, lang)
     w, h = comp.size_pt
@@ -250,8 +366,13 @@ def write_one_per_page(content: GameContent, comp: ComponentSpec, lang: str,
         cp = Copy(item, 1)
         sides = [("front", item.layout, renderer.context(comp, item))]
         if item.back:
-            sides.append(("back", item.back, comp_ctx if item.back == comp.model.back
-                          else renderer.context(comp, item)))
+            sides.append(
+                (
+                    "back",
+                    item.back,
+                    comp_ctx if item.back == comp.model.back else renderer.context(comp, item),
+                )
+            )
         for side, layout, ctx in sides:
             page_no += 1
             canvas.setTrimBox(_box(trim))
@@ -262,14 +383,28 @@ def write_one_per_page(content: GameContent, comp: ComponentSpec, lang: str,
             entry["copies"] = item.count
             pages.append({"file": rel_path, "page": page_no, "side": side, "slots": [entry]})
     canvas.save()
-    return {"file": {"path": rel_path, "kind": "export", "lang": lang, "paper": None,
-                     "pages": page_no, "component": comp.id, "format": "one-per-page"},
-            "sheets": pages}
+    return {
+        "file": {
+            "path": rel_path,
+            "kind": "export",
+            "lang": lang,
+            "paper": None,
+            "pages": page_no,
+            "component": comp.id,
+            "format": "one-per-page",
+        },
+        "sheets": pages,
+    }
 
 
 def _slot_entry(comp, cp: Copy, trim: impose.Rect, bleed: float, rotated: bool) -> dict:
-    entry = {"component": comp.id, "item": cp.item.id, "copy": cp.copy, **_rect_mm(trim),
-             "bleed": _r(bleed)}
+    entry = {
+        "component": comp.id,
+        "item": cp.item.id,
+        "copy": cp.copy,
+        **_rect_mm(trim),
+        "bleed": _r(bleed),
+    }
     if rotated:
         entry["rotation"] = 90
     return entry
@@ -328,8 +463,10 @@ def _draw_cut_lines(canvas, grid: impose.Grid) -> None:
     canvas.restoreState()
 
 
-_SIDES = {"front": {"es": "anverso", "ko": "앞면", "en": "front"},
-          "back": {"es": "reverso", "ko": "뒷면", "en": "back"}}
+_SIDES = {
+    "front": {"es": "anverso", "ko": "앞면", "en": "front"},
+    "back": {"es": "reverso", "ko": "뒷면", "en": "back"},
+}
 
 
 def _side_word(side: str, lang: str) -> str:
@@ -351,7 +488,9 @@ def _label(canvas, renderer, grid: impose.Grid, text: str, paper) -> None:
     y = grid.margin + (room - size) / 2 + size * 0.2
     # centre it between the two crop marks nearest the middle
     cw, _ = grid.cell
-    cols_x = sorted({grid.x0 + c * (cw + grid.gutter) + dx for c in range(grid.cols) for dx in (0, cw)})
+    cols_x = sorted(
+        {grid.x0 + c * (cw + grid.gutter) + dx for c in range(grid.cols) for dx in (0, cw)}
+    )
     left = max([x for x in cols_x if x <= W / 2 + 0.01] or [grid.margin])
     right = min([x for x in cols_x if x > left + 1] or [W - grid.margin])
     if face.width(text, size) > right - left - 4:

@@ -1,4 +1,5 @@
 """Paper and face sizes, read from templates/paper.yaml and templates/card-sizes.yaml."""
+
 from __future__ import annotations
 
 import difflib
@@ -12,12 +13,15 @@ from generator.units import parse_length
 @lru_cache(maxsize=8)
 def _table(path: Path) -> dict[str, tuple[float, float]]:
     from generator.yamlload import load_yaml
+
     raw = load_yaml(path)
     table = {}
     for name, spec in raw.items():
         try:
-            table[name] = (parse_length(spec["w"], allow_percent=False).points,
-                           parse_length(spec["h"], allow_percent=False).points)
+            table[name] = (
+                parse_length(spec["w"], allow_percent=False).points,
+                parse_length(spec["h"], allow_percent=False).points,
+            )
         except (KeyError, TypeError, ValueError) as exc:
             raise ContentError(f"bad size entry: {exc}", path, raw.line_of(name), name) from None
     return table
@@ -27,8 +31,11 @@ def _lookup(path: Path, name: str, what: str) -> tuple[float, float]:
     table = _table(path)
     if name not in table:
         close = difflib.get_close_matches(name, list(table), n=1)
-        raise ContentError(f"unknown {what} '{name}'", code="unknown-size",
-                           hint=(f"did you mean '{close[0]}'? " if close else "") + "known: " + ", ".join(table))
+        raise ContentError(
+            f"unknown {what} '{name}'",
+            code="unknown-size",
+            hint=(f"did you mean '{close[0]}'? " if close else "") + "known: " + ", ".join(table),
+        )
     return table[name]
 
 

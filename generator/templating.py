@@ -3,6 +3,7 @@
 Content may come from other people, so templates run in Jinja's SandboxedEnvironment with
 StrictUndefined: `{{ ''.__class__ }}` is refused and a misspelt variable is an error.
 """
+
 from __future__ import annotations
 
 import re
@@ -21,14 +22,19 @@ MAX_RENDERED = 100_000  # characters; longer output is a runaway template
 class _Env(SandboxedEnvironment):
     # Ranges and string repetition are the usual ways to make a template explode.
     def call_binop(self, context, operator, left, right):
-        if operator in ("*", "**") and (isinstance(left, str) or isinstance(right, str)
-                                        or operator == "**" and isinstance(right, (int, float)) and abs(right) > 64):
+        if operator in ("*", "**") and (
+            isinstance(left, str)
+            or isinstance(right, str)
+            or (operator == "**" and isinstance(right, (int, float)) and abs(right) > 64)
+        ):
             raise SecurityError("repetition and large powers are not allowed in templates")
         return super().call_binop(context, operator, left, right)
 
 
 ENV = _Env(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
 ENV.intercepted_binops = frozenset(["*", "**"])
+
+
 def _small_range(*args):
     """range() for templates, capped so a template cannot build a huge list."""
     r = range(*args)
@@ -75,7 +81,10 @@ def _explain(exc: Exception) -> tuple[str, str | None]:
     if isinstance(exc, SecurityError):
         return f"template refused by the sandbox: {exc}", "templates may only read the item's data"
     if isinstance(exc, UndefinedError):
-        return f"template uses undefined data: {exc.message}", "check the name against the item's data keys"
+        return (
+            f"template uses undefined data: {exc.message}",
+            "check the name against the item's data keys",
+        )
     message = getattr(exc, "message", None) or str(exc)
     return f"template error: {message}", "check the {{ }} and {% %} pairs"
 
@@ -86,12 +95,22 @@ def render(text: str, context: dict[str, Any]) -> str:
         return text
     try:
         out = _compile(text).render(context)
-    except (TemplateError, SecurityError, TypeError, ValueError, ArithmeticError, AttributeError) as exc:
+    except (
+        TemplateError,
+        SecurityError,
+        TypeError,
+        ValueError,
+        ArithmeticError,
+        AttributeError,
+    ) as exc:
         message, hint = _explain(exc)
         raise ContentError(message, hint=hint, code="template") from None
     if len(out) > MAX_RENDERED:
-        raise ContentError(f"template output is {len(out)} characters long", code="template",
-                           hint="a runaway template; keep text short")
+        raise ContentError(
+            f"template output is {len(out)} characters long",
+            code="template",
+            hint="a runaway template; keep text short",
+        )
     return out
 
 
@@ -102,7 +121,14 @@ def evaluate(expression: str, context: dict[str, Any]) -> Any:
         text = text[2:-2]
     try:
         return _compile_expr(text)(**context)
-    except (TemplateError, SecurityError, TypeError, ValueError, ArithmeticError, AttributeError) as exc:
+    except (
+        TemplateError,
+        SecurityError,
+        TypeError,
+        ValueError,
+        ArithmeticError,
+        AttributeError,
+    ) as exc:
         message, hint = _explain(exc)
         raise ContentError(message, hint=hint, code="template") from None
 
@@ -124,12 +150,19 @@ def localize(value: Any, lang: str, languages: tuple[str, ...]) -> Any:
     them is a language of the game ({es: ..., fr: ...} in a game without fr still needs its es).
     """
     if isinstance(value, dict):
-        if value and all(isinstance(k, str) and _LANG.match(k) for k in value) and any(
-                k in languages for k in value):
+        if (
+            value
+            and all(isinstance(k, str) and _LANG.match(k) for k in value)
+            and any(k in languages for k in value)
+        ):
             if lang not in value:
-                raise ContentError(f"no '{lang}' text (has {', '.join(value)})",
-                                   getattr(value, "file", None), getattr(value, "line", None),
-                                   hint=f"add a '{lang}:' entry", code="missing-language")
+                raise ContentError(
+                    f"no '{lang}' text (has {', '.join(value)})",
+                    getattr(value, "file", None),
+                    getattr(value, "line", None),
+                    hint=f"add a '{lang}:' entry",
+                    code="missing-language",
+                )
             return value[lang]
         return {k: localize(v, lang, languages) for k, v in value.items()}
     if isinstance(value, list):
@@ -141,7 +174,10 @@ def pick(value: Any, lang: str) -> str:
     """A LangText field (a string, or one string per language) in `lang`."""
     if isinstance(value, dict):
         if lang not in value:
-            raise ContentError(f"no '{lang}' text (has {', '.join(value)})", hint=f"add a '{lang}:' entry",
-                               code="missing-language")
+            raise ContentError(
+                f"no '{lang}' text (has {', '.join(value)})",
+                hint=f"add a '{lang}:' entry",
+                code="missing-language",
+            )
         return value[lang]
     return value

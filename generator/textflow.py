@@ -4,6 +4,7 @@ Markup is small on purpose: **bold**, :icon: and line breaks. Words are only bro
 spaces, which keeps Korean words whole (the keep-all rule) as well as Latin ones; a word that
 cannot fit even at the minimum size is an overflow, reported by the checker.
 """
+
 from __future__ import annotations
 
 import re
@@ -20,6 +21,7 @@ STEP = 0.25  # pt, auto-shrink step
 @dataclass
 class Atom:
     """An unbreakable piece: a word (maybe in several styles) or an icon, or a line break."""
+
     segments: list[tuple[str, str]] = field(default_factory=list)  # (text, style)
     icon: str | None = None
     newline: bool = False
@@ -46,8 +48,11 @@ def parse(text: str, base_style: str, icons: dict) -> list[Atom]:
         elif token.startswith(":") and token.endswith(":") and len(token) > 2 and " " not in token:
             name = token[1:-1]
             if name not in icons:
-                raise ContentError(f"unknown icon ':{name}:'", code="unknown-icon",
-                                   hint="icons: " + (", ".join(sorted(icons)) or "none declared in game.yaml"))
+                raise ContentError(
+                    f"unknown icon ':{name}:'",
+                    code="unknown-icon",
+                    hint="icons: " + (", ".join(sorted(icons)) or "none declared in game.yaml"),
+                )
             atoms.append(Atom(icon=name))
             current = None
         else:
@@ -111,8 +116,16 @@ def block_height(n_lines: int, size: float, leading: float, face: Face) -> float
     return (n_lines - 1) * size * leading + size * (face.ascent + face.descent)
 
 
-def fit(atoms: list[Atom], faces: dict[str, Face], width: float, height: float, size: float,
-        min_size: float | None, leading: float, wrap: bool) -> Fitted:
+def fit(
+    atoms: list[Atom],
+    faces: dict[str, Face],
+    width: float,
+    height: float,
+    size: float,
+    min_size: float | None,
+    leading: float,
+    wrap: bool,
+) -> Fitted:
     """The largest size from `size` down to `min_size` at which the text fits the box."""
     measure(atoms, faces)
     space1 = faces["regular"].width(" ", 1.0)

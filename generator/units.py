@@ -1,4 +1,5 @@
 """Lengths with units (mm, cm, in, pt, %) for layouts and print settings. Bare numbers are mm."""
+
 from __future__ import annotations
 
 import re
@@ -12,6 +13,7 @@ _RE = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(mm|cm|in|pt|%)?\s*$")
 @dataclass(frozen=True)
 class Length:
     """A length in points, or a fraction of a reference length (for %)."""
+
     points: float = 0.0
     fraction: float | None = None
 

@@ -3,6 +3,7 @@
 Only plain data is accepted (no Python tags). Duplicate keys, alias bombs, oversized files,
 tabs, and encodings other than UTF-8 become a ContentError naming the file and line.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -21,6 +22,7 @@ _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 class YDict(dict):
     """A mapping that knows its file and the line of each key (1-based)."""
+
     file: Path | None = None
     line: int | None = None
     key_lines: dict
@@ -51,12 +53,20 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> YDict:
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
         if not isinstance(key, (str, int, float, bool)) or key is None:
-            raise ContentError("mapping keys must be plain text or numbers", loader.file,
-                               key_node.start_mark.line + 1)
+            raise ContentError(
+                "mapping keys must be plain text or numbers",
+                loader.file,
+                key_node.start_mark.line + 1,
+            )
         if key in result:
-            raise ContentError(f"duplicate key '{key}' (first at line {result.key_lines[key]})",
-                               loader.file, key_node.start_mark.line + 1, str(key),
-                               "remove one of them", code="duplicate-key")
+            raise ContentError(
+                f"duplicate key '{key}' (first at line {result.key_lines[key]})",
+                loader.file,
+                key_node.start_mark.line + 1,
+                str(key),
+                "remove one of them",
+                code="duplicate-key",
+            )
         result[key] = loader.construct_object(value_node, deep=True)
         result.key_lines[key] = key_node.start_mark.line + 1
     return result
@@ -72,9 +82,13 @@ def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> YList:
 def _construct_str(loader: _Loader, node: yaml.ScalarNode) -> str:
     value = loader.construct_scalar(node)
     if len(value) > MAX_STRING:
-        raise ContentError(f"a text of {len(value)} characters (limit {MAX_STRING})", loader.file,
-                           node.start_mark.line + 1, hint="split it, or move long prose to the rulebook",
-                           code="too-long")
+        raise ContentError(
+            f"a text of {len(value)} characters (limit {MAX_STRING})",
+            loader.file,
+            node.start_mark.line + 1,
+            hint="split it, or move long prose to the rulebook",
+            code="too-long",
+        )
     return value
 
 
@@ -85,9 +99,13 @@ _Loader.add_constructor("tag:yaml.org,2002:omap", _construct_mapping)
 
 
 def _refuse_tag(loader: _Loader, suffix: str, node: yaml.Node):
-    raise ContentError(f"YAML tag '{node.tag}' is not allowed", loader.file,
-                       node.start_mark.line + 1,
-                       hint="content is plain data only; remove the '!!' tag", code="yaml-tag")
+    raise ContentError(
+        f"YAML tag '{node.tag}' is not allowed",
+        loader.file,
+        node.start_mark.line + 1,
+        hint="content is plain data only; remove the '!!' tag",
+        code="yaml-tag",
+    )
 
 
 _Loader.add_multi_constructor("", _refuse_tag)
@@ -123,22 +141,37 @@ def read_text(path: Path) -> str:
             raise ContentError("is a directory, expected a file", path, code="not-a-file")
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise ContentError(f"file is {size // 1024} KiB, over the {MAX_FILE_BYTES // 1024} KiB limit",
-                               path, hint="split it into smaller files", code="too-large")
+            raise ContentError(
+                f"file is {size // 1024} KiB, over the {MAX_FILE_BYTES // 1024} KiB limit",
+                path,
+                hint="split it into smaller files",
+                code="too-large",
+            )
         data = path.read_bytes()
     except FileNotFoundError:
         raise ContentError("file not found", path, code="missing-file") from None
     except PermissionError:
-        raise ContentError("file cannot be read (permission denied)", path,
-                           hint="check the file's permissions", code="unreadable") from None
+        raise ContentError(
+            "file cannot be read (permission denied)",
+            path,
+            hint="check the file's permissions",
+            code="unreadable",
+        ) from None
     except OSError as exc:
-        raise ContentError(f"file cannot be read ({exc.strerror})", path, code="unreadable") from None
+        raise ContentError(
+            f"file cannot be read ({exc.strerror})", path, code="unreadable"
+        ) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise ContentError(f"not valid UTF-8 (byte 0x{data[exc.start]:02x})", path, line,
-                           hint="save the file as UTF-8", code="encoding") from None
+        raise ContentError(
+            f"not valid UTF-8 (byte 0x{data[exc.start]:02x})",
+            path,
+            line,
+            hint="save the file as UTF-8",
+            code="encoding",
+        ) from None
 
 
 def load_yaml(path: Path, *, allow_empty: bool = False) -> Any:
@@ -156,9 +189,13 @@ def load_yaml(path: Path, *, allow_empty: bool = False) -> Any:
                 return None
             raise ContentError("file has no content (only comments)", path, 1, code="empty-file")
         if _expanded_size(node, {}, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
-            raise ContentError("too many nodes after expanding aliases (possible alias bomb)",
-                               path, node.start_mark.line + 1,
-                               hint="use fewer anchors and aliases", code="alias-bomb")
+            raise ContentError(
+                "too many nodes after expanding aliases (possible alias bomb)",
+                path,
+                node.start_mark.line + 1,
+                hint="use fewer anchors and aliases",
+                code="alias-bomb",
+            )
         return loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -168,8 +205,9 @@ def load_yaml(path: Path, *, allow_empty: bool = False) -> Any:
         bad_line = text.splitlines()[line - 1] if line and line <= len(text.splitlines()) else ""
         if "\t" in problem or "\t" in bad_line[: len(bad_line) - len(bad_line.lstrip())]:
             hint = "YAML does not allow tabs for indentation; use spaces"
-        raise ContentError(f"YAML syntax error: {problem}", path, line, hint=hint,
-                           code="yaml-syntax") from None
+        raise ContentError(
+            f"YAML syntax error: {problem}", path, line, hint=hint, code="yaml-syntax"
+        ) from None
     except yaml.YAMLError as exc:
         raise ContentError(f"YAML error: {exc}", path, code="yaml-syntax") from None
     except RecursionError:

@@ -1,4 +1,5 @@
 """Shared fixtures: a private copy of the project, built once per test session through the CLI."""
+
 from __future__ import annotations
 
 import json
@@ -19,7 +20,9 @@ def copy_project(dest: Path, games: tuple[str, ...] | None = None) -> Path:
     """content/ and templates/ of the real project, copied so tests may change them."""
     shutil.copytree(ROOT / "templates", dest / "templates")
     (dest / "content").mkdir(parents=True)
-    for game in games or [p.name for p in (ROOT / "content").iterdir() if (p / "game.yaml").exists()]:
+    for game in games or [
+        p.name for p in (ROOT / "content").iterdir() if (p / "game.yaml").exists()
+    ]:
         shutil.copytree(ROOT / "content" / game, dest / "content" / game)
     return dest
 
@@ -27,11 +30,18 @@ def copy_project(dest: Path, games: tuple[str, ...] | None = None) -> Path:
 def run_pnp(root: Path, *args: str, check: bool = False) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("PNP_ROOT", None)
-    result = subprocess.run([*PNP, "--root", str(root), *args], capture_output=True, text=True,
-                            env=env, cwd=root, timeout=600)
+    result = subprocess.run(
+        [*PNP, "--root", str(root), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=root,
+        timeout=600,
+    )
     if check and result.returncode != 0:
-        raise AssertionError(f"pnp {' '.join(args)} failed ({result.returncode}):\n"
-                             f"{result.stdout}\n{result.stderr}")
+        raise AssertionError(
+            f"pnp {' '.join(args)} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}"
+        )
     return result
 
 
@@ -64,4 +74,6 @@ def pytest_terminal_summary(terminalreporter):
     passed = [r for r in terminalreporter.stats.get("passed", []) if "test_bad_input[" in r.nodeid]
     failed = [r for r in terminalreporter.stats.get("failed", []) if "test_bad_input[" in r.nodeid]
     if passed or failed:
-        terminalreporter.write_line(f"bad-input corpus: {len(passed)} of {len(passed) + len(failed)} cases passed")
+        terminalreporter.write_line(
+            f"bad-input corpus: {len(passed)} of {len(passed) + len(failed)} cases passed"
+        )

@@ -1,4 +1,5 @@
 """Reading real PDFs in tests: pages, boxes, fonts, pixels."""
+
 from __future__ import annotations
 
 from functools import lru_cache

@@ -1,5 +1,6 @@
 """The bad-input corpus (tests/bad_inputs/): every case gives exactly one clear message,
 the right exit code, file, line and key, no traceback, and writes nothing to output/."""
+
 from __future__ import annotations
 
 import json
@@ -8,8 +9,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import ROOT, run_pnp
+
 from generator.errors import ContentError
 from generator.yamlload import load_yaml
 
@@ -41,7 +42,10 @@ def test_corpus_is_big_enough():
 
 def test_base_tree_is_clean(tmp_path):
     root = build_tree(CASES[0], tmp_path / "p")
-    shutil.copy(CORPUS / "_base/content/mini/components/cards.yaml", root / "content/mini/components/cards.yaml")
+    shutil.copy(
+        CORPUS / "_base/content/mini/components/cards.yaml",
+        root / "content/mini/components/cards.yaml",
+    )
     result = run_pnp(root, "check")
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -77,8 +81,10 @@ def test_unreadable_file_is_one_clear_error(tmp_path, monkeypatch):
     """Root can read any file, so the permission error is simulated where pnp reads."""
     path = tmp_path / "cards.yaml"
     path.write_text("id: x\n")
+
     def refuse(self):
         raise PermissionError(13, "Permission denied")
+
     monkeypatch.setattr(Path, "read_bytes", refuse)
     with pytest.raises(ContentError) as info:
         load_yaml(path)
@@ -89,5 +95,3 @@ def test_leading_bom_is_accepted(tmp_path):
     path = tmp_path / "a.yaml"
     path.write_bytes("\ufeffid: x\n".encode("utf-8"))
     assert load_yaml(path) == {"id": "x"}
-
-

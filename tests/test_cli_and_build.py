@@ -1,12 +1,12 @@
 """The CLI end to end on a copy of the project: duplex options, incremental builds, findings."""
+
 from __future__ import annotations
 
 import json
 import shutil
 
 import pytest
-
-from conftest import MM, run_pnp
+from conftest import run_pnp
 from pdfutil import reader
 
 
@@ -16,7 +16,17 @@ def _manifest(root, game="dogfight"):
 
 def test_short_edge_flip_and_back_offset(dogfight_copy):
     root = dogfight_copy
-    run_pnp(root, "print", "--paper", "a4", "--duplex", "short-edge", "--back-offset", "1,-0.5", check=True)
+    run_pnp(
+        root,
+        "print",
+        "--paper",
+        "a4",
+        "--duplex",
+        "short-edge",
+        "--back-offset",
+        "1,-0.5",
+        check=True,
+    )
     m = _manifest(root)
     path = "output/dogfight/en/allied-planes-a4.pdf"
     sheets = [s for s in m["sheets"] if s["file"] == path]
@@ -81,9 +91,12 @@ def test_overflowing_text_is_a_finding(dogfight_copy):
     root = dogfight_copy
     comp = root / "content/dogfight/components/allied-planes.yaml"
     long = "Deflexión: " + "muy " * 60
-    comp.write_text(comp.read_text().replace(
-        'es: "**Deflexión:** quien tenga más de 4 cartas en la mano descarta hasta quedarse con 4."',
-        f'es: "{long}"'))
+    comp.write_text(
+        comp.read_text().replace(
+            'es: "**Deflexión:** quien tenga más de 4 cartas en la mano descarta hasta quedarse con 4."',
+            f'es: "{long}"',
+        )
+    )
     result = run_pnp(root, "check", "--format", "json")
     assert result.returncode == 1
     over = [f for f in json.loads(result.stdout) if f["code"] == "text-overflow"]

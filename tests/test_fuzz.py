@@ -3,6 +3,7 @@
 `make test` runs a small deterministic sample; `make fuzz` runs 2,000 examples
 (PNP_FUZZ_EXAMPLES) with hypothesis choosing freely.
 """
+
 from __future__ import annotations
 
 import os
@@ -10,9 +11,10 @@ import shutil
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings, strategies as st
-
 from conftest import ROOT
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from generator import layouts
 from generator.check import check_game
 from generator.content import load_game
@@ -21,8 +23,13 @@ from generator.project import Project
 
 EXAMPLES = int(os.environ.get("PNP_FUZZ_EXAMPLES", "40"))
 DERANDOMIZE = "PNP_FUZZ_EXAMPLES" not in os.environ
-FUZZ = settings(max_examples=EXAMPLES, derandomize=DERANDOMIZE, deadline=None, database=None,
-                suppress_health_check=list(HealthCheck))
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    derandomize=DERANDOMIZE,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
 RESULTS = {"examples": 0, "content_errors": 0, "loaded": 0}
 
 FILES = {
@@ -31,9 +38,47 @@ FILES = {
     "manifest": "content/dogfight/manifest.yaml",
     "layout": "templates/layouts/dogfight/reward.yaml",
 }
-YAML_BITS = [":", "-", "[", "]", "{", "}", "\t", "\n", "'", '"', "!", "&a", "*a", "#", "%", "@", "`", "|",
-             ">", "{{", "}}", "{%", "  ", "\x00", "\ufeff", "ñ", "한", "9" * 30, "-1", "null", "~", "?",
-             ": :", "<<: *a", "!!python/name:os.system", "\\", "1e309", "0x", ".inf"]
+YAML_BITS = [
+    ":",
+    "-",
+    "[",
+    "]",
+    "{",
+    "}",
+    "\t",
+    "\n",
+    "'",
+    '"',
+    "!",
+    "&a",
+    "*a",
+    "#",
+    "%",
+    "@",
+    "`",
+    "|",
+    ">",
+    "{{",
+    "}}",
+    "{%",
+    "  ",
+    "\x00",
+    "\ufeff",
+    "ñ",
+    "한",
+    "9" * 30,
+    "-1",
+    "null",
+    "~",
+    "?",
+    ": :",
+    "<<: *a",
+    "!!python/name:os.system",
+    "\\",
+    "1e309",
+    "0x",
+    ".inf",
+]
 
 
 @pytest.fixture(scope="module")
@@ -73,9 +118,17 @@ def attempt(root, originals, which: str, data: bytes) -> None:
 @st.composite
 def mutated(draw):
     which = draw(st.sampled_from(sorted(FILES)))
-    return which, draw(st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 3),
-                                          st.sampled_from(YAML_BITS) | st.text(max_size=6)),
-                                min_size=1, max_size=6))
+    return which, draw(
+        st.lists(
+            st.tuples(
+                st.integers(0, 10_000),
+                st.integers(0, 3),
+                st.sampled_from(YAML_BITS) | st.text(max_size=6),
+            ),
+            min_size=1,
+            max_size=6,
+        )
+    )
 
 
 @FUZZ
@@ -86,15 +139,22 @@ def test_mutated_files_fail_cleanly(small_project, case):
     text = originals[which].decode("utf-8")
     for position, length, insert in edits:
         position %= len(text) + 1
-        text = text[:position] + insert + text[position + length:]
+        text = text[:position] + insert + text[position + length :]
     attempt(root, originals, which, text.encode("utf-8", "surrogatepass"))
 
 
-values = st.recursive(st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=True)
-                      | st.text(max_size=20) | st.sampled_from(["{{ x }}", "{% if %}", "poker", "a4", "#fff"]),
-                      lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                                  max_size=4),
-                      max_leaves=12)
+values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**12), 10**12)
+    | st.floats(allow_nan=True)
+    | st.text(max_size=20)
+    | st.sampled_from(["{{ x }}", "{% if %}", "poker", "a4", "#fff"]),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
 
 
 def _paths(node, prefix=()):
@@ -126,5 +186,7 @@ def test_wrong_values_anywhere_fail_cleanly(small_project, which, pick, value):
 
 def test_zz_report(small_project):
     """Printed in the test output (run with -s): how many examples ran and how they ended."""
-    print(f"\nfuzz: {RESULTS['examples']} examples, {RESULTS['content_errors']} clean load errors, "
-          f"{RESULTS['loaded']} loaded and checked, 0 crashes")
+    print(
+        f"\nfuzz: {RESULTS['examples']} examples, {RESULTS['content_errors']} clean load errors, "
+        f"{RESULTS['loaded']} loaded and checked, 0 crashes"
+    )

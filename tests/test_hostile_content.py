@@ -3,6 +3,7 @@
 pnp runs in a subprocess with a Python audit hook that records every file opened and every
 socket event, so "nothing fetched or read" is observed, not assumed.
 """
+
 from __future__ import annotations
 
 import os
@@ -10,13 +11,12 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT
 
 COMP = "content/dogfight/components/rewards.yaml"
 LAYOUT = "templates/layouts/dogfight/reward.yaml"
 
-RUNNER = r'''
+RUNNER = r"""
 import sys
 log = open(sys.argv[1], "w", buffering=1)
 def hook(event, args):
@@ -27,16 +27,21 @@ def hook(event, args):
 sys.addaudithook(hook)
 from generator.cli import main
 sys.exit(main(sys.argv[2:]))
-'''
+"""
 
 
 def run_audited(tmp_path, root, *args):
     runner = tmp_path / "runner.py"
     runner.write_text(RUNNER)
     log = tmp_path / "audit.log"
-    result = subprocess.run([sys.executable, str(runner), str(log), "--root", str(root), *args],
-                            capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)),
-                            cwd=root, timeout=300)
+    result = subprocess.run(
+        [sys.executable, str(runner), str(log), "--root", str(root), *args],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        cwd=root,
+        timeout=300,
+    )
     return result, log.read_text()
 
 
@@ -48,16 +53,42 @@ def edit(root, path, old, new):
 
 
 HOSTILE = {
-    "html image": (COMP, "subtitle: {es: Avión alemán derribado,",
-                   "subtitle: {es: '<img src=\"http://example.com/x.png\">',", "raw-html"),
-    "html link": (COMP, "subtitle: {es: Avión alemán derribado,",
-                  "subtitle: {es: '<link href=\"file:///etc/passwd\">',", "raw-html"),
-    "template escape": (COMP, "subtitle: {es: Avión alemán derribado,",
-                        "subtitle: {es: \"{{ ''.__class__.__mro__ }}\",", "refused by the sandbox"),
-    "python tag": (COMP, "kind: card", "kind: !!python/object/apply:os.system [touch /tmp/pwned]",
-                   "is not allowed"),
-    "absolute art": (LAYOUT, "src: art/german-plane.svg", "src: /etc/passwd", "is absolute; refused"),
-    "escaping art": (LAYOUT, "src: art/german-plane.svg", "src: ../../secret", "leaves the game folder"),
+    "html image": (
+        COMP,
+        "subtitle: {es: Avión alemán derribado,",
+        "subtitle: {es: '<img src=\"http://example.com/x.png\">',",
+        "raw-html",
+    ),
+    "html link": (
+        COMP,
+        "subtitle: {es: Avión alemán derribado,",
+        "subtitle: {es: '<link href=\"file:///etc/passwd\">',",
+        "raw-html",
+    ),
+    "template escape": (
+        COMP,
+        "subtitle: {es: Avión alemán derribado,",
+        "subtitle: {es: \"{{ ''.__class__.__mro__ }}\",",
+        "refused by the sandbox",
+    ),
+    "python tag": (
+        COMP,
+        "kind: card",
+        "kind: !!python/object/apply:os.system [touch /tmp/pwned]",
+        "is not allowed",
+    ),
+    "absolute art": (
+        LAYOUT,
+        "src: art/german-plane.svg",
+        "src: /etc/passwd",
+        "is absolute; refused",
+    ),
+    "escaping art": (
+        LAYOUT,
+        "src: art/german-plane.svg",
+        "src: ../../secret",
+        "leaves the game folder",
+    ),
 }
 
 
@@ -75,8 +106,10 @@ def test_hostile_content_is_refused_and_nothing_is_fetched_or_read(tmp_path, dog
     assert "Traceback" not in output
     assert "SOCKET" not in log
     opened = [line[5:] for line in log.splitlines() if line.startswith("OPEN ")]
-    assert not any(p.endswith("/etc/passwd") or p == str(secret) or "secret" == os.path.basename(p)
-                   for p in opened), [p for p in opened if "passwd" in p or "secret" in p]
+    assert not any(
+        p.endswith("/etc/passwd") or p == str(secret) or os.path.basename(p) == "secret"
+        for p in opened
+    ), [p for p in opened if "passwd" in p or "secret" in p]
     assert not os.path.exists("/tmp/pwned")
     assert not (root / "output").exists()
 

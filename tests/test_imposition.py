@@ -1,17 +1,22 @@
 """Sheet geometry for every card preset on A4 and Letter, and the back transform."""
+
 from __future__ import annotations
 
 import pytest
 import yaml
-
 from conftest import ROOT
+
 from generator import impose
 from generator.units import MM, parse_length
 
-PAPERS = {k: (parse_length(v["w"]).points, parse_length(v["h"]).points)
-          for k, v in yaml.safe_load((ROOT / "templates/paper.yaml").read_text()).items()}
-SIZES = {k: (parse_length(v["w"]).points, parse_length(v["h"]).points)
-         for k, v in yaml.safe_load((ROOT / "templates/card-sizes.yaml").read_text()).items()}
+PAPERS = {
+    k: (parse_length(v["w"]).points, parse_length(v["h"]).points)
+    for k, v in yaml.safe_load((ROOT / "templates/paper.yaml").read_text()).items()
+}
+SIZES = {
+    k: (parse_length(v["w"]).points, parse_length(v["h"]).points)
+    for k, v in yaml.safe_load((ROOT / "templates/card-sizes.yaml").read_text()).items()
+}
 PRESETS = ["poker", "bridge", "mini", "tarot", "square"]
 
 
@@ -31,15 +36,26 @@ def test_every_preset_fits_inside_the_safe_margin(paper, size):
     assert bb.x + bb.w <= W - 5 * MM + 1e-6 and bb.y + bb.h <= H - 5 * MM + 1e-6
     for x1, y1, x2, y2 in g.marks():
         for x, y in ((x1, y1), (x2, y2)):
-            assert 5 * MM - 1e-6 <= x <= W - 5 * MM + 1e-6 and 5 * MM - 1e-6 <= y <= H - 5 * MM + 1e-6
+            assert (
+                5 * MM - 1e-6 <= x <= W - 5 * MM + 1e-6 and 5 * MM - 1e-6 <= y <= H - 5 * MM + 1e-6
+            )
         # marks start outside the bleed: they never touch the art
         assert not (bb.x < x1 < bb.x + bb.w and bb.y < y1 < bb.y + bb.h)
         assert abs(x2 - x1) + abs(y2 - y1) >= 2 * MM - 1e-6
 
 
-@pytest.mark.parametrize("paper,size,count", [("a4", "poker", 9), ("a4", "bridge", 9), ("a4", "mini", 18),
-                                              ("a4", "tarot", 4), ("a4", "square", 6),
-                                              ("letter", "poker", 8), ("letter", "mini", 16)])
+@pytest.mark.parametrize(
+    "paper,size,count",
+    [
+        ("a4", "poker", 9),
+        ("a4", "bridge", 9),
+        ("a4", "mini", 18),
+        ("a4", "tarot", 4),
+        ("a4", "square", 6),
+        ("letter", "poker", 8),
+        ("letter", "mini", 16),
+    ],
+)
 def test_cards_per_sheet(paper, size, count):
     assert grid(paper, size).per_sheet == count
 
@@ -104,7 +120,9 @@ def test_part_filled_sheet_gives_bleed_towards_empty_neighbours():
     last = slots[6]  # bottom-left, alone on the last row of a sheet holding 7 cards
     occupied = {(s.col, s.row) for s in slots[:7]}
     clip = g.clip_for(last, occupied)
-    assert clip.x + clip.w == pytest.approx(last.trim.x + last.trim.w + 3 * MM)  # right neighbour empty
+    assert clip.x + clip.w == pytest.approx(
+        last.trim.x + last.trim.w + 3 * MM
+    )  # right neighbour empty
     assert clip.y + clip.h == pytest.approx(last.trim.y + last.trim.h)  # card above: shared cut
     full = {(s.col, s.row) for s in slots}
     assert g.clip_for(slots[4], full) == slots[4].clip

@@ -1,13 +1,13 @@
 """Every box kind drawn by the one layout engine, checked by pixels on a rendered page."""
+
 from __future__ import annotations
 
 import shutil
 
 import pytest
-from PIL import Image
-
 from conftest import ROOT, run_pnp
 from pdfutil import crop_mm, ink, render
+from PIL import Image
 
 LAYOUT = """\
 extends: test/base
@@ -24,8 +24,10 @@ boxes:
   - {id: hidden, if: "cost > 99", kind: rect, x: 55, y: 25, w: 20, h: 20, fill: "#ff00ff"}
 """
 BASE = 'background: "#ffffff"\nboxes:\n  - {id: corner, kind: rect, x: 75, y: 75, w: 5, h: 5, fill: "#00ffff"}\n'
-SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="10" height="10">'
-       '<rect x="0" y="0" width="10" height="10" fill="{{ hue }}"/></svg>')
+SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="10" height="10">'
+    '<rect x="0" y="0" width="10" height="10" fill="{{ hue }}"/></svg>'
+)
 DOT = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="10" height="10"><circle cx="5" cy="5" r="5" fill="{{ color }}"/></svg>'
 
 
@@ -42,11 +44,14 @@ def project(tmp_path):
     Image.new("RGB", (300, 300), (200, 0, 200)).save(game / "art/photo.png", dpi=(300, 300))
     (game / "art/mark.svg").write_text(SVG)
     (game / "art/dot.svg").write_text(DOT)
-    (game / "game.yaml").write_text("id: demo\ntitle: Demo\nlanguages: [en]\nicons: {dot: art/dot.svg}\n"
-                                    "print: {papers: [a4], one_per_page: true, bleed: 0mm}\n")
+    (game / "game.yaml").write_text(
+        "id: demo\ntitle: Demo\nlanguages: [en]\nicons: {dot: art/dot.svg}\n"
+        "print: {papers: [a4], one_per_page: true, bleed: 0mm}\n"
+    )
     (game / "components/tiles.yaml").write_text(
         "id: tiles\nname: Tiles\nsize: {w: 80mm, h: 80mm}\nlayout: test/all\n"
-        "items:\n  - {id: one, data: {cost: 4, hue: '#118811', word: Hello}}\n")
+        "items:\n  - {id: one, data: {cost: 4, hue: '#118811', word: Hello}}\n"
+    )
     (game / "manifest.yaml").write_text("components: {tiles: 1}\n")
     return root
 
@@ -89,7 +94,11 @@ def test_text_shrinks_to_fit_and_reports_what_cannot(project):
     assert result.returncode == 0, result.stdout  # 24 pt does not fit, a smaller size does
     comp.write_text(comp.read_text().replace("Shrink " * 12, "Overflowing " * 40))
     result = run_pnp(project, "check")
-    assert result.returncode == 1 and "text-overflow" in result.stdout and "box 'label'" in result.stdout
+    assert (
+        result.returncode == 1
+        and "text-overflow" in result.stdout
+        and "box 'label'" in result.stdout
+    )
 
 
 def test_low_resolution_art_is_a_warning(project):

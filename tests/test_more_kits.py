@@ -1,24 +1,37 @@
 """Sub Zero and The Hunt Begins: counts from the build manifest, and the real tiled board."""
+
 from __future__ import annotations
 
 from collections import Counter
 
 import pytest
 import yaml
-
 from conftest import ROOT
+
 from generator.content import load_game
 from generator.project import Project
 
-ISSUE_COUNTS = {"sub-zero": {"action-cards": 56, "player-boards": 4, "pawns": 4, "hit-markers": 60,
-                             "snowball-markers": 16, "battle-board": 1}}
+ISSUE_COUNTS = {
+    "sub-zero": {
+        "action-cards": 56,
+        "player-boards": 4,
+        "pawns": 4,
+        "hit-markers": 60,
+        "snowball-markers": 16,
+        "battle-board": 1,
+    }
+}
 
 
 def printed(manifest, game, lang):
     """(component, item, copy) of every front printed on A4 in `lang`: a tiled board counts once."""
     seen = set()
     for sheet in manifest["sheets"]:
-        if sheet["side"] != "front" or not sheet["file"].endswith("-a4.pdf") or f"/{lang}/" not in sheet["file"]:
+        if (
+            sheet["side"] != "front"
+            or not sheet["file"].endswith("-a4.pdf")
+            or f"/{lang}/" not in sheet["file"]
+        ):
             continue
         for slot in sheet["slots"]:
             seen.add((slot["component"], slot["item"], slot["copy"]))
@@ -54,8 +67,11 @@ def test_sub_zero_board_tiles_line_up(built):
     manifest = built.manifest("sub-zero")
     for paper in ("a4", "letter"):
         path = f"output/sub-zero/es/battle-board-{paper}.pdf"
-        sheets = {(s["slots"][0]["tile"]["row"], s["slots"][0]["tile"]["col"]): s
-                  for s in manifest["sheets"] if s["file"] == path}
+        sheets = {
+            (s["slots"][0]["tile"]["row"], s["slots"][0]["tile"]["col"]): s
+            for s in manifest["sheets"]
+            if s["file"] == path
+        }
         assert len(sheets) >= 2
         pairs = 0
         for (row, col), sheet in sheets.items():
@@ -63,12 +79,29 @@ def test_sub_zero_board_tiles_line_up(built):
                 if other not in sheets:
                     continue
                 a, b = sheet["slots"][0], sheets[other]["slots"][0]
-                face = lambda s, sl: {(round(x - sl["x"] + sl["tile"]["face_x"], 2),
-                                       round(y - sl["y"] + sl["tile"]["face_y"], 2)) for x, y in s["marks"]}
-                band = (max(a["tile"]["face_x"], b["tile"]["face_x"]), max(a["tile"]["face_y"], b["tile"]["face_y"]),
-                        min(a["tile"]["face_x"] + a["tile"]["face_w"], b["tile"]["face_x"] + b["tile"]["face_w"]),
-                        min(a["tile"]["face_y"] + a["tile"]["face_h"], b["tile"]["face_y"] + b["tile"]["face_h"]))
-                inside = lambda m: band[0] - .01 <= m[0] <= band[2] + .01 and band[1] - .01 <= m[1] <= band[3] + .01
+                face = lambda s, sl: {
+                    (
+                        round(x - sl["x"] + sl["tile"]["face_x"], 2),
+                        round(y - sl["y"] + sl["tile"]["face_y"], 2),
+                    )
+                    for x, y in s["marks"]
+                }
+                band = (
+                    max(a["tile"]["face_x"], b["tile"]["face_x"]),
+                    max(a["tile"]["face_y"], b["tile"]["face_y"]),
+                    min(
+                        a["tile"]["face_x"] + a["tile"]["face_w"],
+                        b["tile"]["face_x"] + b["tile"]["face_w"],
+                    ),
+                    min(
+                        a["tile"]["face_y"] + a["tile"]["face_h"],
+                        b["tile"]["face_y"] + b["tile"]["face_h"],
+                    ),
+                )
+                inside = lambda m: (
+                    band[0] - 0.01 <= m[0] <= band[2] + 0.01
+                    and band[1] - 0.01 <= m[1] <= band[3] + 0.01
+                )
                 marks_a = {m for m in face(sheet, a) if inside(m)}
                 marks_b = {m for m in face(sheets[other], b) if inside(m)}
                 assert marks_a and marks_a == marks_b

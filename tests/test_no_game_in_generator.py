@@ -1,22 +1,90 @@
 """A new game is content, never Python: generator/ names no game, component, item or game term."""
+
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
 import yaml
-
 from conftest import ROOT
 
 # Words that are also ordinary programming or printing vocabulary, so finding them proves nothing.
-GENERIC = {"card", "cards", "token", "tokens", "board", "boards", "back", "front", "count", "items", "color",
-           "colour", "score", "track", "slots", "layout", "print", "check", "order", "orders", "move",
-           "repair", "range", "black", "white", "red", "blue", "green", "yellow", "purple", "shield",
-           "markers", "marker", "player", "players", "turn", "phase", "hidden", "alert", "objective",
-           "activation", "action", "actions", "reward", "rewards", "deck", "value", "suit", "shape",
-           "components", "current", "target", "stack", "breakdown", "draw", "space", "chain", "column",
-           "restore", "setup", "declare", "declared", "cost", "crash", "cube", "damage", "game", "piece",
-           "pieces", "base", "pass", "ability", "extended", "corner"}
+GENERIC = {
+    "card",
+    "cards",
+    "token",
+    "tokens",
+    "board",
+    "boards",
+    "back",
+    "front",
+    "count",
+    "items",
+    "color",
+    "colour",
+    "score",
+    "track",
+    "slots",
+    "layout",
+    "print",
+    "check",
+    "order",
+    "orders",
+    "move",
+    "repair",
+    "range",
+    "black",
+    "white",
+    "red",
+    "blue",
+    "green",
+    "yellow",
+    "purple",
+    "shield",
+    "markers",
+    "marker",
+    "player",
+    "players",
+    "turn",
+    "phase",
+    "hidden",
+    "alert",
+    "objective",
+    "activation",
+    "action",
+    "actions",
+    "reward",
+    "rewards",
+    "deck",
+    "value",
+    "suit",
+    "shape",
+    "components",
+    "current",
+    "target",
+    "stack",
+    "breakdown",
+    "draw",
+    "space",
+    "chain",
+    "column",
+    "restore",
+    "setup",
+    "declare",
+    "declared",
+    "cost",
+    "crash",
+    "cube",
+    "damage",
+    "game",
+    "piece",
+    "pieces",
+    "base",
+    "pass",
+    "ability",
+    "extended",
+    "corner",
+}
 
 
 def key_terms(game_dir: Path) -> set[str]:
@@ -32,7 +100,9 @@ def key_terms(game_dir: Path) -> set[str]:
     if glossary.exists():
         for term in yaml.safe_load(glossary.read_text())["terms"]:
             terms.add(term["id"])
-            terms.add(term.get("en", [""])[0] if isinstance(term.get("en"), list) else term.get("en", ""))
+            terms.add(
+                term.get("en", [""])[0] if isinstance(term.get("en"), list) else term.get("en", "")
+            )
     return {t.lower() for t in terms if t and len(t) >= 4 and t.lower() not in GENERIC}
 
 
@@ -41,8 +111,12 @@ def test_generator_names_no_game():
     assert games
     terms = set().union(*(key_terms(g) for g in games))
     assert len(terms) > 50  # the check is only as good as its word list
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, terms), key=len, reverse=True))
-                         + r")(?![\w-])", re.IGNORECASE)
+    pattern = re.compile(
+        r"(?<![\w-])("
+        + "|".join(sorted(map(re.escape, terms), key=len, reverse=True))
+        + r")(?![\w-])",
+        re.IGNORECASE,
+    )
     found = []
     for path in sorted((ROOT / "generator").rglob("*.py")):
         for number, line in enumerate(path.read_text().splitlines(), 1):

@@ -1,12 +1,12 @@
 """The built Dogfight kit, checked on the real PDFs: sizes, positions, backs, fonts, pixels."""
+
 from __future__ import annotations
 
 from collections import Counter
 
 import pytest
 import yaml
-
-from conftest import ROOT, MM
+from conftest import MM, ROOT
 from pdfutil import crop_mm, font_is_embedded, fonts, ink, page_size_mm, reader, render
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -45,7 +45,9 @@ def test_front_counts_match_the_deck_manifest(built):
     for f in m["files"]:
         if f["kind"] != "components":
             continue
-        fronts = [slot for s in sheets_of(m, f["path"]) if s["side"] == "front" for slot in s["slots"]]
+        fronts = [
+            slot for s in sheets_of(m, f["path"]) if s["side"] == "front" for slot in s["slots"]
+        ]
         assert len(fronts) == deck[f["component"]]["count"]
         by_suit = Counter(slot["item"].split("-")[0] for slot in fronts)
         assert by_suit == Counter(deck[f["component"]]["breakdown"]["suit"])
@@ -120,22 +122,29 @@ def test_backs_are_drawn_where_the_manifest_says(built):
 
 
 def test_nothing_prints_within_5mm_of_the_sheet_edge(built):
-    for path in ("output/dogfight/es/allied-planes-a4.pdf", "output/dogfight/ko/rewards-letter.pdf"):
+    for path in (
+        "output/dogfight/es/allied-planes-a4.pdf",
+        "output/dogfight/ko/rewards-letter.pdf",
+    ):
         pdf = built.path(path)
         for page in (1, 2):
             img = render(pdf, page, dpi=100)
             w_mm, h_mm = page_size_mm(pdf, page)
-            strips = [crop_mm(img, h_mm, 100, 0, 0, w_mm, SAFE - 0.2),
-                      crop_mm(img, h_mm, 100, 0, h_mm - SAFE + 0.2, w_mm, SAFE - 0.2),
-                      crop_mm(img, h_mm, 100, 0, 0, SAFE - 0.2, h_mm),
-                      crop_mm(img, h_mm, 100, w_mm - SAFE + 0.2, 0, SAFE - 0.2, h_mm)]
+            strips = [
+                crop_mm(img, h_mm, 100, 0, 0, w_mm, SAFE - 0.2),
+                crop_mm(img, h_mm, 100, 0, h_mm - SAFE + 0.2, w_mm, SAFE - 0.2),
+                crop_mm(img, h_mm, 100, 0, 0, SAFE - 0.2, h_mm),
+                crop_mm(img, h_mm, 100, w_mm - SAFE + 0.2, 0, SAFE - 0.2, h_mm),
+            ]
             for strip in strips:
                 assert min(strip.convert("L").get_flattened_data()) >= 250, (path, page)
 
 
 def _mark_columns(img, dpi, y0_mm, y1_mm, page_h_mm):
     """x positions (mm) of vertical hairlines crossing a horizontal strip."""
-    strip = crop_mm(img, page_h_mm, dpi, 0, y0_mm, img.width / dpi * 25.4, y1_mm - y0_mm).convert("L")
+    strip = crop_mm(img, page_h_mm, dpi, 0, y0_mm, img.width / dpi * 25.4, y1_mm - y0_mm).convert(
+        "L"
+    )
     width, height = strip.size
     data = strip.load()
     dark = [sum(255 - data[x, y] for y in range(height)) / height for x in range(width)]
@@ -190,8 +199,15 @@ def test_korean_title_box_has_ink(built):
     img = render(built.path(path), front["page"], dpi=200)
     for slot in front["slots"][:3]:
         assert "rotation" not in slot
-        region = crop_mm(img, 297, 200, slot["x"] + box["x"], slot["y"] + slot["h"] - box["y"] - box["h"],
-                         box["w"], box["h"])
+        region = crop_mm(
+            img,
+            297,
+            200,
+            slot["x"] + box["x"],
+            slot["y"] + slot["h"] - box["y"] - box["h"],
+            box["w"],
+            box["h"],
+        )
         assert ink(region, 110) > 0.02, slot
         # and the area right of the box (outside the card's text) is blank stock
     text = reader(built.path(path)).pages[front["page"] - 1].extract_text()
@@ -211,7 +227,11 @@ def test_common_back_is_one_form_xobject_reused(built):
 
 def test_print_shop_export_has_trim_and_bleed_boxes(built):
     m = built.manifest("dogfight")
-    f = next(f for f in m["files"] if f["kind"] == "export" and f["component"] == "rewards" and f["lang"] == "es")
+    f = next(
+        f
+        for f in m["files"]
+        if f["kind"] == "export" and f["component"] == "rewards" and f["lang"] == "es"
+    )
     pdf = reader(built.path(f["path"]))
     assert len(pdf.pages) == 25 * 2
     for page in pdf.pages:

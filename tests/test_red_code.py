@@ -1,23 +1,34 @@
 """Red Code's kit, checked on the built PDFs: counts from the build manifest, control cards, fonts."""
+
 from __future__ import annotations
 
 from collections import Counter
 
 import pytest
 import yaml
-from fontTools.ttLib import TTFont
-
 from conftest import ROOT
+from fontTools.ttLib import TTFont
 from pdfutil import fonts, reader
 
 GAME = ROOT / "content/red-code"
-RULEBOOK_COUNTS = {"map-cards": 15, "order-cards": 30, "control-cards": 6, "score-card": 1,
-                   "tokens": 18 + 18 + 36 + 2, "ship-pieces": 6}
+RULEBOOK_COUNTS = {
+    "map-cards": 15,
+    "order-cards": 30,
+    "control-cards": 6,
+    "score-card": 1,
+    "tokens": 18 + 18 + 36 + 2,
+    "ship-pieces": 6,
+}
 
 
 def fronts(manifest, component, lang, paper="a4"):
     path = f"output/red-code/{lang}/{component}-{paper}.pdf"
-    return [slot for s in manifest["sheets"] if s["file"] == path and s["side"] == "front" for slot in s["slots"]]
+    return [
+        slot
+        for s in manifest["sheets"]
+        if s["file"] == path and s["side"] == "front"
+        for slot in s["slots"]
+    ]
 
 
 @pytest.mark.parametrize("lang", ["es", "ko", "en"])
@@ -51,8 +62,11 @@ def test_each_printed_control_card_shows_its_8_maneuvers(built, lang):
     maneuvers = {m["id"]: m for m in yaml.safe_load((GAME / "data/maneuvers.yaml").read_text())}
     ships = yaml.safe_load((GAME / "data/ships.yaml").read_text())
     manifest = built.manifest("red-code")
-    export = next(f for f in manifest["files"] if f["kind"] == "export" and f["component"] == "control-cards"
-                  and f["lang"] == lang)
+    export = next(
+        f
+        for f in manifest["files"]
+        if f["kind"] == "export" and f["component"] == "control-cards" and f["lang"] == lang
+    )
     pages = [s for s in manifest["sheets"] if s["file"] == export["path"] and s["side"] == "front"]
     assert len(pages) == 6
     pdf = reader.__wrapped__(built.path(export["path"]))
@@ -75,7 +89,10 @@ def test_korean_pdfs_fonts_cover_all_their_text(built):
             continue
         path = built.path(f["path"])
         assert {str(font["/BaseFont"]).split("+")[-1] for font in fonts(path)} <= {
-            "PnPGothic-Regular", "PnPGothic-Bold", "PnPGothic-ExtraBold"}
+            "PnPGothic-Regular",
+            "PnPGothic-Bold",
+            "PnPGothic-ExtraBold",
+        }
         text = "".join(page.extract_text() for page in reader.__wrapped__(path).pages)
         hangul = [c for c in text if "\uac00" <= c <= "\ud7a3"]
         if f["component"] != "tokens":

@@ -1,4 +1,5 @@
 """A killed build loses nothing; two builds at once do not corrupt each other."""
+
 from __future__ import annotations
 
 import fcntl
@@ -18,12 +19,15 @@ BIG = 400  # cards: enough for the build to be caught in the middle
 def _add_big_game(root):
     game = root / "content/big"
     (game / "components").mkdir(parents=True)
-    (game / "game.yaml").write_text("id: big\ntitle: Big\nlanguages: [en, es]\nprint: {papers: [a4, letter]}\n")
+    (game / "game.yaml").write_text(
+        "id: big\ntitle: Big\nlanguages: [en, es]\nprint: {papers: [a4, letter]}\n"
+    )
     items = "\n".join(f"  - {{id: c{i}, data: {{n: {i}}}}}" for i in range(BIG))
     for deck in ("one", "two", "three"):
         (game / f"components/{deck}.yaml").write_text(
             f"id: {deck}\nname: {deck}\nsize: poker\nlayout: dogfight/plane-back\nback: dogfight/reward-back\n"
-            f"data: {{deck: {deck}}}\nitems:\n{items}\n")
+            f"data: {{deck: {deck}}}\nitems:\n{items}\n"
+        )
     (game / "manifest.yaml").write_text(f"components: {{one: {BIG}, two: {BIG}, three: {BIG}}}\n")
 
 
@@ -41,9 +45,14 @@ def test_sigkill_mid_build_keeps_every_previous_output_and_the_next_build_repair
     for deck in ("one", "two", "three"):
         path = root / f"content/big/components/{deck}.yaml"
         path.write_text(path.read_text().replace("data: {deck:", "data: {extra: 1, deck:"))
-    proc = subprocess.Popen([sys.executable, "-m", "generator", "--root", str(root), "print", "-j", "2"],
-                            env=_env(), cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "generator", "--root", str(root), "print", "-j", "2"],
+        env=_env(),
+        cwd=root,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not list((root / "output/big").rglob(".*.tmp")):
         time.sleep(0.01)
@@ -71,9 +80,17 @@ def test_second_build_gets_a_clear_message_while_one_runs(tmp_path):
 
 def test_two_builds_started_together_leave_a_good_build(tmp_path):
     root = copy_project(tmp_path / "proj", ("dogfight",))
-    procs = [subprocess.Popen([sys.executable, "-m", "generator", "--root", str(root), "print"], env=_env(),
-                              cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for _ in range(2)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "generator", "--root", str(root), "print"],
+            env=_env(),
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
     results = [(p.wait(), p.stdout.read(), p.stderr.read()) for p in procs]
     codes = sorted(code for code, _, _ in results)
     assert codes in ([0, 0], [0, 2]), results  # the second waits its turn or is told to

@@ -3,6 +3,7 @@
 Everything is read back from the PDFs: the text (pypdfium2), the embedded fonts (pypdf +
 fontTools) and, for the bilingual edition, each column of each page by position.
 """
+
 from __future__ import annotations
 
 import html as htmllib
@@ -12,10 +13,10 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from fontTools.ttLib import TTFont
-
 from conftest import copy_project
+from fontTools.ttLib import TTFont
 from pdfutil import font_is_embedded, fonts, reader
+
 from generator import rulebook
 from generator.content import load_game
 from generator.errors import ContentError
@@ -70,6 +71,7 @@ def dogfight(tmp_path_factory):
 
 # ---------------------------------------------------------------- one language
 
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_section_of_the_source_appears_in_order(dogfight, lang):
     content, built = dogfight
@@ -109,6 +111,7 @@ def test_component_list_shows_the_manifest_counts(dogfight, lang):
     path, _ = built[lang]
     text = norm(" ".join(page_texts(path)))
     from generator.templating import localize
+
     for comp in content.components:
         count = content.manifest.entry(comp.id).count
         name = localize(comp.model.name, lang, content.languages)
@@ -175,6 +178,7 @@ def test_pages_are_a4_and_letter(dogfight, tmp_path):
 
 # ---------------------------------------------------------------- bilingual
 
+
 def _columns(path: Path, page_index: int) -> tuple[str, str]:
     pdf = pdfium.PdfDocument(str(path))
     try:
@@ -201,7 +205,9 @@ def test_bilingual_pairs_the_same_sections_on_every_page(dogfight, pair):
         left, right = _columns(path, index)
         on_left = {n for n, t in es if heading_re(n, t).search(left)}
         on_right = {n for n, t in en if heading_re(n, t).search(right)}
-        assert on_left == on_right, f"page {index + 1}: {a} {sorted(on_left)} vs {b} {sorted(on_right)}"
+        assert on_left == on_right, (
+            f"page {index + 1}: {a} {sorted(on_left)} vs {b} {sorted(on_right)}"
+        )
         if not is_toc(left):
             seen |= on_left
     assert seen == set(result["sections"])
@@ -237,11 +243,17 @@ def test_bilingual_columns_start_level(dogfight):
 
 # ---------------------------------------------------------------- safety
 
+
 def test_url_fetcher_refuses_network_and_foreign_files(dogfight, tmp_path):
     content, _ = dogfight
     fetcher = rulebook.url_fetcher(content)
-    for url in ("http://example.com/a.png", "https://example.com/font.ttf", "file:///etc/passwd",
-                "ftp://example.com/x", "data:image/png;base64,AAAA"):
+    for url in (
+        "http://example.com/a.png",
+        "https://example.com/font.ttf",
+        "file:///etc/passwd",
+        "ftp://example.com/x",
+        "data:image/png;base64,AAAA",
+    ):
         with pytest.raises(ContentError) as info:
             fetcher(url)
         assert "refused" in str(info.value)
@@ -270,9 +282,13 @@ def game(tmp_path):
 
 
 def test_raw_html_in_markdown_is_printed_as_text(game, tmp_path):
-    _edit(game, "es", "## 2 Preparación\n",
-          '## 2 Preparación\n\nAntes <img src="http://example.com/evil.png"> y <script>x()</script> '
-          "y ![foto](http://example.com/pic.png)? no.\n\n")
+    _edit(
+        game,
+        "es",
+        "## 2 Preparación\n",
+        '## 2 Preparación\n\nAntes <img src="http://example.com/evil.png"> y <script>x()</script> '
+        "y ![foto](http://example.com/pic.png)? no.\n\n",
+    )
     with pytest.raises(ContentError, match="URL"):  # a Markdown image may not be a URL
         rulebook.rulebook_html(game, "es", "a4")
     _edit(game, "es", " y ![foto](http://example.com/pic.png)? no.", " fin.")
@@ -331,8 +347,13 @@ def test_numbering_gap_is_an_error(game):
 
 # ---------------------------------------------------------------- data, figures, board
 
+
 def test_tables_figures_and_board_from_the_component_model(game, tmp_path):
-    _edit(game, "es", "{{ component_list() }}", """{{ component_list() }}
+    _edit(
+        game,
+        "es",
+        "{{ component_list() }}",
+        """{{ component_list() }}
 
 Las recompensas rojas:
 
@@ -341,7 +362,8 @@ Las recompensas rojas:
 {{ figure('rewards', 'red-3') }} {{ figure('allied-planes', 'blue-7', side='back', width='30mm', caption='Reverso') }}
 
 {{ board([['red-1', 'red-2', 'red-3'], ['blue-1', 'blue-2', 'blue-3'], ['green-1', '', 'green-3'], ['yellow-1', 'yellow-2', 'yellow-3']], component='allied-planes', caption='Ejemplo') }}
-""")
+""",
+    )
     cache = tmp_path / "cache"
     out = tmp_path / "es.pdf"
     result = rulebook.render_rulebook(game, "es", "a4", out, cache_dir=cache)
@@ -354,8 +376,12 @@ Las recompensas rojas:
     assert len(pngs) == 2 + 2 + 11  # cover, two figures, eleven board cells
     assert result["figures_drawn"] == len(pngs)
     pdf = pdfium.PdfDocument(str(out))
-    images = sum(1 for i in range(len(pdf)) for obj in pdf[i].get_objects()
-                 if obj.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE)
+    images = sum(
+        1
+        for i in range(len(pdf))
+        for obj in pdf[i].get_objects()
+        if obj.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE
+    )
     pdf.close()
     assert images >= 15
     again = rulebook.render_rulebook(game, "es", "a4", out, cache_dir=cache)
@@ -379,15 +405,19 @@ def test_fetcher_refuses_and_render_reports_it(game, tmp_path, monkeypatch):
 
 def test_keep_words_keeps_markup_nested():
     from generator.markup import keep_words
+
     out = keep_words("<p><strong>보상</strong>을 받습니다 and Latin words</p>")
-    assert out == ('<p><span class="kw"><strong>보상</strong>을</span> <span class="kw">받습니다</span>'
-                   " and Latin words</p>")
+    assert out == (
+        '<p><span class="kw"><strong>보상</strong>을</span> <span class="kw">받습니다</span>'
+        " and Latin words</p>"
+    )
     out = keep_words("<li><strong>굵게 말함</strong>조사 끝</li>")
     assert '<span class="kw"><strong>말함</strong>조사</span>' in out
     assert out.count("<strong>") == out.count("</strong>")
 
 
 # ---------------------------------------------------------------- typography
+
 
 def _heading_boxes(path: Path, result: dict, titles: dict, column: int | None = None):
     """(number, text page, page size, heading box) for every section heading in the body
@@ -419,8 +449,9 @@ def test_no_heading_is_left_alone_at_the_bottom_of_a_page(dogfight, edition):
     langs = edition.split("-")
     for column, lang in enumerate(langs):
         titles = dict(headings(content, lang))
-        for number, tp, (w, h), box in _heading_boxes(path, result, titles,
-                                                       column if len(langs) == 2 else None):
+        for number, tp, (w, h), box in _heading_boxes(
+            path, result, titles, column if len(langs) == 2 else None
+        ):
             left, right = ((0, w / 2) if column == 0 else (w / 2, w)) if len(langs) == 2 else (0, w)
             below = tp.get_text_bounded(left, 20 * MM, right, box[1] - 2)
             assert len(norm(below)) > 20, f"{edition}: {lang} heading {number} ends its page"
@@ -428,17 +459,24 @@ def test_no_heading_is_left_alone_at_the_bottom_of_a_page(dogfight, edition):
 
 def test_spanish_and_english_are_hyphenated(dogfight):
     import pyphen
+
     assert pyphen.language_fallback("es") and pyphen.language_fallback("en")
     _, built = dogfight
     for lang in ("es", "en"):
         text = "\n".join(page_texts(built[lang][0]))
         # pdfium reports a hyphen that ends a line as U+FFFE and joins the two halves
-        assert re.search("[a-záéíóúñ](?:\ufffe|-\r?\n)[a-záéíóúñ]", text), f"no hyphenation in {lang}"
+        assert re.search("[a-záéíóúñ](?:\ufffe|-\r?\n)[a-záéíóúñ]", text), (
+            f"no hyphenation in {lang}"
+        )
 
 
 def test_long_tables_repeat_their_header_and_keep_rows_whole(game, tmp_path):
-    _edit(game, "en", "{{ component_list() }}",
-          "{{ table(items('allied-planes'), [['Card', 'id'], ['Deck', 'deck'], ['Copies', 'count']]) }}")
+    _edit(
+        game,
+        "en",
+        "{{ component_list() }}",
+        "{{ table(items('allied-planes'), [['Card', 'id'], ['Deck', 'deck'], ['Copies', 'count']]) }}",
+    )
     out = tmp_path / "en.pdf"
     rulebook.render_rulebook(game, "en", "a4", out, cache_dir=tmp_path / "c")
     ids = [i.id for i in game.component("allied-planes").items]
@@ -446,7 +484,9 @@ def test_long_tables_repeat_their_header_and_keep_rows_whole(game, tmp_path):
     assert len(pages) >= 2, "the 50-row table should span pages"
     for text in pages:
         assert "Card Deck Copies" in norm(text)  # the header row is repeated on every page
-    found = [i for text in pages for i in ids if re.search(rf"(?<![\w-]){i} Allied Planes 1", norm(text))]
+    found = [
+        i for text in pages for i in ids if re.search(rf"(?<![\w-]){i} Allied Planes 1", norm(text))
+    ]
     assert sorted(found) == sorted(ids)  # each row printed once, whole
 
 
@@ -458,8 +498,12 @@ def test_an_unchanged_rulebook_is_the_same_bytes(dogfight, tmp_path):
 
 
 def test_icons_and_template_output_are_safe(game):
-    _edit(game, "en", "{{ component_list() }}",
-          "Discard a :card: now. {{ '<b>bold?</b>' }} :nope: stays text.\n\n{{ icon('card') }}")
+    _edit(
+        game,
+        "en",
+        "{{ component_list() }}",
+        "Discard a :card: now. {{ '<b>bold?</b>' }} :nope: stays text.\n\n{{ icon('card') }}",
+    )
     html = rulebook.rulebook_html(game, "en", "a4")
     body = html.split("<main", 1)[1]
     assert body.count('<img class="icon" src="file://') == 2
@@ -477,18 +521,25 @@ def test_nothing_sticks_out_of_its_column(dogfight):
 
 
 def test_a_table_too_wide_for_its_column_is_reported(game, tmp_path):
-    wide = "{{ table(items('rewards')[:2], " + repr(
-        [[f"Column{n}", "{{ 'Unbreakable' ~ id ~ 'WordWordWord' }}"] for n in range(6)]) + ") }}"
+    wide = (
+        "{{ table(items('rewards')[:2], "
+        + repr([[f"Column{n}", "{{ 'Unbreakable' ~ id ~ 'WordWordWord' }}"] for n in range(6)])
+        + ") }}"
+    )
     _edit(game, "es", "{{ component_list() }}", wide)
-    result = rulebook.render_bilingual(game, "es", "en", "a4", tmp_path / "bi.pdf",
-                                       cache_dir=tmp_path / "c")
+    result = rulebook.render_bilingual(
+        game, "es", "en", "a4", tmp_path / "bi.pdf", cache_dir=tmp_path / "c"
+    )
     assert any(o["column"] == "a" and o["mm"] > 5 for o in result["overflows"]), result["overflows"]
 
 
 # ---------------------------------------------------------------- Red Code: data tables, figures, board
 
-@pytest.mark.skipif(not (Path(__file__).resolve().parents[1] / "content/red-code/game.yaml").exists(),
-                    reason="Red Code is not in this checkout")
+
+@pytest.mark.skipif(
+    not (Path(__file__).resolve().parents[1] / "content/red-code/game.yaml").exists(),
+    reason="Red Code is not in this checkout",
+)
 def test_red_code_rulebook_prints_its_data(tmp_path):
     root = copy_project(tmp_path / "proj", ("red-code",))
     content = load_game(Project(root), "red-code")
@@ -497,14 +548,19 @@ def test_red_code_rulebook_prints_its_data(tmp_path):
     assert result["overflows"] == []
     text = norm(" ".join(page_texts(out)))
     from generator.templating import localize
+
     manifest = content.manifest
     for cid in manifest.components:
         assert re.search(rf"(?<!\d){manifest.entry(cid).count} ", text)
     for maneuver in content.game.data["maneuvers"]:  # every maneuver, with numbers from its data
         assert localize(maneuver["name"], "es", content.languages) in text
     pdf = pdfium.PdfDocument(str(out))
-    images = [o for i in range(len(pdf)) for o in pdf[i].get_objects(max_depth=5)
-              if o.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE]
+    images = [
+        o
+        for i in range(len(pdf))
+        for o in pdf[i].get_objects(max_depth=5)
+        if o.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE
+    ]
     pdf.close()
     layout = content.game.data["board"]["example_layout"]
     assert len(images) >= sum(len(r) for r in layout) + 2  # the board and the two figures

@@ -1,11 +1,11 @@
 """A face bigger than the sheet is tiled with overlap; registration marks line up across tiles."""
+
 from __future__ import annotations
 
 import json
 import shutil
 
 import pytest
-
 from conftest import ROOT, run_pnp
 from pdfutil import crop_mm, page_size_mm, render
 
@@ -29,10 +29,13 @@ def tiled(tmp_path_factory):
     (root / "templates/layouts/test/cell.yaml").write_text(CELL)
     game = root / "content/big"
     (game / "components").mkdir(parents=True)
-    (game / "game.yaml").write_text("id: big\ntitle: Big\nlanguages: [en]\nprint: {papers: [a4, letter]}\n")
+    (game / "game.yaml").write_text(
+        "id: big\ntitle: Big\nlanguages: [en]\nprint: {papers: [a4, letter]}\n"
+    )
     (game / "components/board.yaml").write_text(
         "id: board\nname: Board\nkind: board\nsize: {w: 400mm, h: 400mm}\nlayout: test/board\n"
-        f"data: {{cells: {list(range(64))}}}\nitems: [{{id: main}}]\n")
+        f"data: {{cells: {list(range(64))}}}\nitems: [{{id: main}}]\n"
+    )
     (game / "manifest.yaml").write_text("components: {board: 1}\n")
     run_pnp(root, "print", check=True)
     return root, json.loads((root / "output/big/build-manifest.json").read_text())
@@ -58,7 +61,10 @@ def test_board_is_split_into_tiles_that_cover_it(tiled):
 def _face_marks(sheet):
     slot = sheet["slots"][0]
     t = slot["tile"]
-    return {(round(x - slot["x"] + t["face_x"], 2), round(y - slot["y"] + t["face_y"], 2)) for x, y in sheet["marks"]}
+    return {
+        (round(x - slot["x"] + t["face_x"], 2), round(y - slot["y"] + t["face_y"], 2))
+        for x, y in sheet["marks"]
+    }
 
 
 def test_registration_marks_line_up_across_neighbouring_tiles(tiled):
@@ -71,10 +77,16 @@ def test_registration_marks_line_up_across_neighbouring_tiles(tiled):
             if other not in by_pos:
                 continue
             a, b = sheet["slots"][0]["tile"], by_pos[other]["slots"][0]["tile"]
-            band = (max(a["face_x"], b["face_x"]), max(a["face_y"], b["face_y"]),
-                    min(a["face_x"] + a["face_w"], b["face_x"] + b["face_w"]),
-                    min(a["face_y"] + a["face_h"], b["face_y"] + b["face_h"]))
-            inside = lambda m: band[0] - 0.01 <= m[0] <= band[2] + 0.01 and band[1] - 0.01 <= m[1] <= band[3] + 0.01
+            band = (
+                max(a["face_x"], b["face_x"]),
+                max(a["face_y"], b["face_y"]),
+                min(a["face_x"] + a["face_w"], b["face_x"] + b["face_w"]),
+                min(a["face_y"] + a["face_h"], b["face_y"] + b["face_h"]),
+            )
+            inside = lambda m: (
+                band[0] - 0.01 <= m[0] <= band[2] + 0.01
+                and band[1] - 0.01 <= m[1] <= band[3] + 0.01
+            )
             shared_a = {m for m in _face_marks(sheet) if inside(m)}
             shared_b = {m for m in _face_marks(by_pos[other]) if inside(m)}
             assert shared_a and shared_a == shared_b
@@ -86,8 +98,13 @@ def test_marks_are_drawn_where_the_manifest_says(tiled):
     """Pixels: each registration cross is centred within 0.15 mm of its manifest position."""
     root, manifest = tiled
     dpi = 300
-    sheet = next(s for s in manifest["sheets"] if s["file"].endswith("board-a4.pdf")
-                 and s["slots"][0]["tile"]["row"] == 1 and s["slots"][0]["tile"]["col"] == 1)
+    sheet = next(
+        s
+        for s in manifest["sheets"]
+        if s["file"].endswith("board-a4.pdf")
+        and s["slots"][0]["tile"]["row"] == 1
+        and s["slots"][0]["tile"]["col"] == 1
+    )
     pdf = root / sheet["file"]
     img = render(pdf, sheet["page"], dpi=dpi)
     _, page_h = page_size_mm(pdf, sheet["page"])
@@ -96,8 +113,12 @@ def test_marks_are_drawn_where_the_manifest_says(tiled):
         data = win.load()
         dark = [(i, j) for i in range(win.width) for j in range(win.height) if data[i, j] < 60]
         # the cross arms: the darkest full column and row through the window
-        col = max(range(win.width), key=lambda i: sum(1 for j in range(win.height) if data[i, j] < 60))
-        row = max(range(win.height), key=lambda j: sum(1 for i in range(win.width) if data[i, j] < 60))
+        col = max(
+            range(win.width), key=lambda i: sum(1 for j in range(win.height) if data[i, j] < 60)
+        )
+        row = max(
+            range(win.height), key=lambda j: sum(1 for i in range(win.width) if data[i, j] < 60)
+        )
         cx = x - 4 + (col + 0.5) * 25.4 / dpi
         cy = y + 4 - (row + 0.5) * 25.4 / dpi
         assert dark and abs(cx - x) < 0.15 and abs(cy - y) < 0.15, (x, y, cx, cy)

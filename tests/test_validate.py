@@ -1,6 +1,7 @@
 """`pnp check`'s content checks on fixtures copied from the seed texts (tests/fixtures/validate/):
 Red Code es/ko (seeds 000, 001) and Sub Zero es (seed 004), then one mutation at a time, each
 expecting exactly the findings it should cause."""
+
 from __future__ import annotations
 
 import json
@@ -9,8 +10,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, run_pnp
+
 from generator.check import check_game
 from generator.content import load_game
 from generator.project import Project
@@ -43,8 +44,11 @@ def edit(path: Path, old: str, new: str, count: int = 1) -> None:
 
 
 def codes(found, include_accepted=True):
-    return sorted((f.code, f.lang or "", Path(f.file).name) for f in found
-                  if include_accepted or not f.accepted)
+    return sorted(
+        (f.code, f.lang or "", Path(f.file).name)
+        for f in found
+        if include_accepted or not f.accepted
+    )
 
 
 @pytest.fixture
@@ -62,13 +66,19 @@ RC = "content/red-code"
 
 # ---------------------------------------------------------------- the seed texts
 
+
 def test_fixture_texts_are_copied_from_the_seeds():
     """Every line of prose and every list item of the fixture rulebooks is in its seed, word for
     word (headings and Markdown markup aside)."""
     if not SEEDS.is_dir():
         pytest.skip("shared/seeds is not beside the checkout")
-    sources = {"red-code/rules/es.md": "000", "red-code/rules/ko.md": "001",
-               "red-code-seed/es.md": "000", "red-code-seed/ko.md": "001", "sub-zero/rules/es.md": "004"}
+    sources = {
+        "red-code/rules/es.md": "000",
+        "red-code/rules/ko.md": "001",
+        "red-code-seed/es.md": "000",
+        "red-code-seed/ko.md": "001",
+        "sub-zero/rules/es.md": "004",
+    }
     for rel, seed_prefix in sources.items():
         seed = next(SEEDS.glob(f"{seed_prefix}_*.txt")).read_text(encoding="utf-8")
         seed_words = " ".join(seed.replace("•", " ").split())
@@ -76,7 +86,9 @@ def test_fixture_texts_are_copied_from_the_seeds():
             if not line.strip() or line.startswith("#"):
                 continue
             text = re.sub(r"^\s*-\s+", "", line).replace("**", "")
-            assert " ".join(text.split()) in seed_words, f"{rel}: {text!r} is not in seed {seed_prefix}"
+            assert " ".join(text.split()) in seed_words, (
+                f"{rel}: {text!r} is not in seed {seed_prefix}"
+            )
 
 
 def test_clean_fixture_gives_no_findings(red):
@@ -124,7 +136,9 @@ def test_sub_zero_rules_against_the_piece_list_manifest(sub):
     move = found["action-cards (move): rulebook says 12, manifest says 16"]
     assert "'Movimiento (12 cartas)'" in move["message"] and move["line"] == 50
     hits = found["hit-markers: rulebook says 60, manifest says 56"]
-    assert "'60 marcadores de golpe (15 para cada jugador)'" in hits["message"] and hits["line"] == 43
+    assert (
+        "'60 marcadores de golpe (15 para cada jugador)'" in hits["message"] and hits["line"] == 43
+    )
     for f in found.values():
         assert f["code"] == "rules-count" and f["severity"] == "error"
 
@@ -136,11 +150,14 @@ def test_sub_zero_hit_markers_per_player_times_players(sub):
     edit(rules, "(15 para cada jugador)", "(14 para cada jugador)")
     per = [f for f in findings(sub, "sub-zero") if f.code == "rules-count-per-player"]
     assert len(per) == 1
-    assert per[0].message.startswith("hit-markers: 14 per player × 4 players = 56, but the rulebook's total is 60")
+    assert per[0].message.startswith(
+        "hit-markers: 14 per player × 4 players = 56, but the rulebook's total is 60"
+    )
     assert per[0].line == 43
 
 
 # ---------------------------------------------------------------- mutations, one at a time
+
 
 def test_mutation_manifest_count(red):
     edit(red / RC / "manifest.yaml", "order-cards: 30", "order-cards: 32")
@@ -148,33 +165,48 @@ def test_mutation_manifest_count(red):
     edit(red / RC / "manifest.yaml", "order_cards == 30", "order_cards == 32")
     found = findings(red, "red-code")
     assert codes(found) == [("rules-count", "es", "es.md"), ("rules-count", "ko", "ko.md")]
-    assert all(f.message.startswith("order-cards: rulebook says 30, manifest says 32") for f in found)
+    assert all(
+        f.message.startswith("order-cards: rulebook says 30, manifest says 32") for f in found
+    )
 
 
 def test_mutation_manifest_count_without_content_is_count_mismatch_and_rules(red):
     edit(red / RC / "manifest.yaml", "map-cards: 15", "map-cards: 16")
     assert codes(findings(red, "red-code")) == [
-        ("count-mismatch", "", "manifest.yaml"), ("rules-count", "es", "es.md"), ("rules-count", "ko", "ko.md")]
+        ("count-mismatch", "", "manifest.yaml"),
+        ("rules-count", "es", "es.md"),
+        ("rules-count", "ko", "ko.md"),
+    ]
 
 
 def test_mutation_rulebook_count_es(red):
     edit(red / RC / "rules/es.md", "- 30 cartas de orden", "- 31 cartas de orden")
     found = findings(red, "red-code")
-    assert codes(found) == [("rules-count", "es", "es.md"), ("translation-number", "ko", "ko.md"),
-                            ("translation-stale", "ko", "ko.md")]
+    assert codes(found) == [
+        ("rules-count", "es", "es.md"),
+        ("translation-number", "ko", "ko.md"),
+        ("translation-stale", "ko", "ko.md"),
+    ]
     count = next(f for f in found if f.code == "rules-count")
-    assert count.message == "order-cards: rulebook says 31, manifest says 30 (§3 '31 cartas de orden')"
+    assert (
+        count.message == "order-cards: rulebook says 31, manifest says 30 (§3 '31 cartas de orden')"
+    )
     assert count.line == 6
     number = next(f for f in found if f.code == "translation-number")
-    assert number.message == "§3 item 2 ('명령 카드 30장'): numbers differ: es says 31 where ko says 30"
+    assert (
+        number.message
+        == "§3 item 2 ('명령 카드 30장'): numbers differ: es says 31 where ko says 30"
+    )
 
 
 def test_mutation_rulebook_count_ko_counter(red):
     edit(red / RC / "rules/ko.md", "- 명령 카드 30장", "- 명령 카드 31장")
     found = findings(red, "red-code")
     assert codes(found) == [("rules-count", "ko", "ko.md"), ("translation-number", "ko", "ko.md")]
-    assert next(f for f in found if f.code == "rules-count").message == \
-        "order-cards: rulebook says 31, manifest says 30 (§3 '명령 카드 31장')"
+    assert (
+        next(f for f in found if f.code == "rules-count").message
+        == "order-cards: rulebook says 31, manifest says 30 (§3 '명령 카드 31장')"
+    )
 
 
 def test_mutation_rulebook_count_adds_up_across_items(red):
@@ -182,7 +214,8 @@ def test_mutation_rulebook_count_adds_up_across_items(red):
     found = findings(red, "red-code")
     assert codes(found) == [("rules-count", "ko", "ko.md"), ("translation-number", "ko", "ko.md")]
     assert next(f for f in found if f.code == "rules-count").message.startswith(
-        "control-cards: rulebook's counts add up to 7, manifest says 6")
+        "control-cards: rulebook's counts add up to 7, manifest says 6"
+    )
 
 
 def test_mutation_rulebook_count_of_a_part(red):
@@ -190,8 +223,11 @@ def test_mutation_rulebook_count_of_a_part(red):
     edit(red / RC / "rules/es.md", "36 cubos blancos", "30 cubos blancos")
     found = [f for f in findings(red, "red-code") if f.code == "rules-count"]
     messages = sorted(f.message.split(" (§")[0] for f in found)
-    assert messages == ["tokens (crew-cube): rulebook says 30, content says 36"] * 2 + \
-        ["tokens: rulebook's counts add up to 68, manifest says 74"] * 2
+    assert (
+        messages
+        == ["tokens (crew-cube): rulebook says 30, content says 36"] * 2
+        + ["tokens: rulebook's counts add up to 68, manifest says 74"] * 2
+    )
 
 
 def test_mutation_number_word_in_a_translated_section(red):
@@ -203,17 +239,27 @@ def test_mutation_number_word_in_a_translated_section(red):
 
 
 def test_mutation_number_in_a_list_item(red):
-    edit(red / RC / "rules/es.md", "distancia máxima de 3 espacios", "distancia máxima de 4 espacios")
+    edit(
+        red / RC / "rules/es.md", "distancia máxima de 3 espacios", "distancia máxima de 4 espacios"
+    )
     found = findings(red, "red-code")
-    assert codes(found) == [("translation-number", "ko", "ko.md"), ("translation-stale", "ko", "ko.md")]
-    assert found[0].message == "§3.2 item 6 ('중어뢰(Heavy torpedo)'): numbers differ: es says 4 where ko says 3"
+    assert codes(found) == [
+        ("translation-number", "ko", "ko.md"),
+        ("translation-stale", "ko", "ko.md"),
+    ]
+    assert (
+        found[0].message
+        == "§3.2 item 6 ('중어뢰(Heavy torpedo)'): numbers differ: es says 4 where ko says 3"
+    )
     assert found[0].line == 27
 
 
 def test_mutation_spanish_number_word(red):
     edit(red / RC / "rules/es.md", "Mover dos casillas", "Mover tres casillas")
     found = [f for f in findings(red, "red-code") if f.code == "translation-number"]
-    assert [f.message for f in found] == ["§3.2 item 5 ('잠항(Immersion)'): numbers differ: es says 3 where ko says 2"]
+    assert [f.message for f in found] == [
+        "§3.2 item 5 ('잠항(Immersion)'): numbers differ: es says 3 where ko says 2"
+    ]
 
 
 def test_mutation_dropped_section(red):
@@ -244,18 +290,31 @@ def test_mutation_sections_out_of_order(red):
 
 
 def test_mutation_swapped_glossary_term_in_a_list_item(red):
-    edit(red / RC / "rules/ko.md", "최대 사거리 3칸으로 수리 피해 2를", "최대 사거리 3칸으로 승무원 피해 2를")
+    edit(
+        red / RC / "rules/ko.md",
+        "최대 사거리 3칸으로 수리 피해 2를",
+        "최대 사거리 3칸으로 승무원 피해 2를",
+    )
     found = findings(red, "red-code")
     assert codes(found) == [("translation-term", "ko", "ko.md")]
-    assert found[0].message == ("§3.2 item 6 ('중어뢰(Heavy torpedo)'): es says repair-damage ('daños de reparación'), "
-                                "repair ('reparación') where ko says crew-damage ('승무원 피해'), crew ('승무원')")
+    assert found[0].message == (
+        "§3.2 item 6 ('중어뢰(Heavy torpedo)'): es says repair-damage ('daños de reparación'), "
+        "repair ('reparación') where ko says crew-damage ('승무원 피해'), crew ('승무원')"
+    )
 
 
 def test_mutation_swapped_glossary_term_in_prose(red):
-    edit(red / RC / "rules/ko.md", "보드 옆에 뒷면으로 쌓아 둡니다", "보드 옆에 앞면이 보이도록 쌓아 둡니다")
+    edit(
+        red / RC / "rules/ko.md",
+        "보드 옆에 뒷면으로 쌓아 둡니다",
+        "보드 옆에 앞면이 보이도록 쌓아 둡니다",
+    )
     found = findings(red, "red-code")
     assert codes(found) == [("translation-term", "ko", "ko.md")]
-    assert found[0].message == "§4.3: es says face-down ('boca abajo') where ko says face-up ('앞면이 보이도록')"
+    assert (
+        found[0].message
+        == "§4.3: es says face-down ('boca abajo') where ko says face-up ('앞면이 보이도록')"
+    )
 
 
 def test_mutation_term_missing_with_korean_particles(red):
@@ -268,7 +327,11 @@ def test_mutation_term_missing_with_korean_particles(red):
 
 
 def test_mutation_dropped_list_item(red):
-    edit(red / RC / "rules/ko.md", "- **폭뢰(Depth charge):** 최대 사거리 1칸으로 수리 피해 2를 줍니다.\n", "")
+    edit(
+        red / RC / "rules/ko.md",
+        "- **폭뢰(Depth charge):** 최대 사거리 1칸으로 수리 피해 2를 줍니다.\n",
+        "",
+    )
     found = findings(red, "red-code")
     assert codes(found) == [("translation-list-items", "ko", "ko.md")]
     assert found[0].message == "§3.2: es has 7 list items, ko has 6"
@@ -279,11 +342,16 @@ def test_mutation_edited_source_section_is_stale_until_synced(red):
     found = findings(red, "red-code")
     assert codes(found) == [("translation-stale", "ko", "ko.md")]
     assert found[0].severity == "warning" and found[0].line == 32
-    assert found[0].message == "§4.3 'Comienza la partida' changed in es since ko was last marked in sync"
+    assert (
+        found[0].message
+        == "§4.3 'Comienza la partida' changed in es since ko was last marked in sync"
+    )
     status = run_pnp(red, "i18n", "status")
     assert "ko: 5/5 translated, 4 in sync, 1 stale, 0 never synced" in status.stdout
     assert "stale:   4.3" in status.stdout
-    synced = run_pnp(red, "i18n", "sync", "red-code", "--lang", "ko", "--section", "4.3", check=True)
+    synced = run_pnp(
+        red, "i18n", "sync", "red-code", "--lang", "ko", "--section", "4.3", check=True
+    )
     assert "marked 1 section(s)" in synced.stdout
     assert findings(red, "red-code") == []
 
@@ -303,8 +371,9 @@ def test_mutation_invariant_fails_naming_both_sides(red):
     edit(red / RC / "manifest.yaml", "crew_per_ship: 6", "crew_per_ship: 5")
     found = findings(red, "red-code")
     assert codes(found) == [("invariant-failed", "", "manifest.yaml")]
-    assert found[0].message == ("invariant does not hold: tokens.crew_cube (36) == ships * crew_per_ship "
-                                "(6 × 5 = 30)")
+    assert found[0].message == (
+        "invariant does not hold: tokens.crew_cube (36) == ships * crew_per_ship (6 × 5 = 30)"
+    )
     assert found[0].line == 17
 
 
@@ -325,18 +394,24 @@ def test_mutation_invariant_unknown_name_has_a_hint(red):
     edit(red / RC / "manifest.yaml", "order_cards == 30", "order_card == 30")
     found = findings(red, "red-code")
     assert codes(found) == [("invariant-bad", "", "manifest.yaml")]
-    assert "unknown name 'order_card'" in found[0].message and "did you mean 'order_cards'" in found[0].hint
+    assert (
+        "unknown name 'order_card'" in found[0].message
+        and "did you mean 'order_cards'" in found[0].hint
+    )
 
 
-@pytest.mark.parametrize("expression", [
-    "__import__('os').system('touch /tmp/pnp-pwned') == 0",
-    "(1).__class__.__bases__[0] == 1",
-    "'a' * 10 ** 9 == 1",
-    "9 ** 9 ** 9 == 1",
-    "order_cards",
-])
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "__import__('os').system('touch /tmp/pnp-pwned') == 0",
+        "(1).__class__.__bases__[0] == 1",
+        "'a' * 10 ** 9 == 1",
+        "9 ** 9 ** 9 == 1",
+        "order_cards",
+    ],
+)
 def test_invariants_are_sandboxed(red, expression):
-    edit(red / RC / "manifest.yaml", "  - order_cards == 30", f"  - \"{expression}\"")
+    edit(red / RC / "manifest.yaml", "  - order_cards == 30", f'  - "{expression}"')
     found = findings(red, "red-code")
     assert codes(found) == [("invariant-bad", "", "manifest.yaml")]
     assert not Path("/tmp/pnp-pwned").exists()
@@ -351,27 +426,38 @@ def test_mutation_glossary_links_an_unknown_component(red):
 
 # ---------------------------------------------------------------- accepted.yaml
 
+
 def test_accepted_finding_still_shows_and_does_not_block(red):
     edit(red / RC / "rules/ko.md", "- 명령 카드 30장", "- 명령 카드 31장")
     (red / RC / "accepted.yaml").write_text(
         "accepted:\n"
         "  - code: rules-count\n"
         "    file: rules/ko.md\n"
-        "    message: \"order-cards: rulebook says 31\"\n"
+        '    message: "order-cards: rulebook says 31"\n'
         "    reason: the Korean edition ships one spare order card\n"
         "  - code: translation-number\n"
-        "    message: \"es says 30 where ko says 31\"\n"
-        "    reason: same spare card\n", encoding="utf-8")
+        '    message: "es says 30 where ko says 31"\n'
+        "    reason: same spare card\n",
+        encoding="utf-8",
+    )
     found = findings(red, "red-code")
     assert codes(found) == [("rules-count", "ko", "ko.md"), ("translation-number", "ko", "ko.md")]
-    assert [f.accepted for f in found] == ["the Korean edition ships one spare order card", "same spare card"]
+    assert [f.accepted for f in found] == [
+        "the Korean edition ships one spare order card",
+        "same spare card",
+    ]
     result = run_pnp(red, "check")
     assert result.returncode == 0, result.stdout
-    assert ("content/red-code/rules/ko.md:6: accepted: [rules-count] order-cards: rulebook says 31, manifest says 30 "
-            "(§3 '명령 카드 31장') (reason: the Korean edition ships one spare order card)") in result.stdout
+    assert (
+        "content/red-code/rules/ko.md:6: accepted: [rules-count] order-cards: rulebook says 31, manifest says 30 "
+        "(§3 '명령 카드 31장') (reason: the Korean edition ships one spare order card)"
+    ) in result.stdout
     assert "0 error(s), 0 warning(s), 2 accepted" in result.stdout
     as_json = json.loads(run_pnp(red, "check", "--format", "json").stdout)
-    assert {f["accepted"] for f in as_json} == {"the Korean edition ships one spare order card", "same spare card"}
+    assert {f["accepted"] for f in as_json} == {
+        "the Korean edition ships one spare order card",
+        "same spare card",
+    }
     assert all(re.fullmatch(r"[0-9a-f]{8}", f["id"]) for f in as_json)
 
 
@@ -380,14 +466,16 @@ def test_accepted_by_id(red):
     as_json = json.loads(run_pnp(red, "check", "--format", "json").stdout)
     assert len(as_json) == 1
     (red / RC / "accepted.yaml").write_text(
-        f"accepted:\n  - code: translation-number\n    id: {as_json[0]['id']}\n    reason: checked\n")
+        f"accepted:\n  - code: translation-number\n    id: {as_json[0]['id']}\n    reason: checked\n"
+    )
     assert [f.accepted for f in findings(red, "red-code")] == ["checked"]
 
 
 def test_unused_acceptance_is_a_warning(red):
     (red / RC / "accepted.yaml").write_text(
-        "# nothing left to accept\naccepted:\n  - code: rules-count\n    message: \"rulebook says 99\"\n"
-        "    reason: an old difference\n")
+        '# nothing left to accept\naccepted:\n  - code: rules-count\n    message: "rulebook says 99"\n'
+        "    reason: an old difference\n"
+    )
     found = findings(red, "red-code")
     assert codes(found) == [("accepted-unused", "", "accepted.yaml")]
     assert found[0].severity == "warning" and found[0].line == 3

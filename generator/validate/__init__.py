@@ -14,6 +14,7 @@
 
 Every check returns findings and never raises on bad content.
 """
+
 from __future__ import annotations
 
 from generator.content import GameContent
@@ -42,9 +43,17 @@ def _glossary_links(view: GameView) -> list[Finding]:
     out = []
     for i, term in enumerate(glossary.terms):
         if term.component and term.component not in known:
-            out.append(Finding("warning", "glossary-component",
-                               f"term '{term.id}' links component '{term.component}', which the game does not have",
-                               file=view.rel(glossary.path), line=glossary.line_of(i), key=f"terms[{i}].component",
-                               hint="components: " + ", ".join(sorted(known)) +
-                                    "; counts of this term in the rulebooks are not checked"))
+            out.append(
+                Finding(
+                    "warning",
+                    "glossary-component",
+                    f"term '{term.id}' links component '{term.component}', which the game does not have",
+                    file=view.rel(glossary.path),
+                    line=glossary.line_of(i),
+                    key=f"terms[{i}].component",
+                    hint="components: "
+                    + ", ".join(sorted(known))
+                    + "; counts of this term in the rulebooks are not checked",
+                )
+            )
     return out

@@ -17,6 +17,7 @@ file does not keep excuses for problems that are gone.
 A finding's id is a hash of its game, code, file and message (not its line, so it survives
 edits elsewhere in the file).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -70,7 +71,9 @@ def load(game_dir: Path) -> Loaded | None:
         return Loaded(path, [], [])
     data = validate(AcceptedFile, raw, path)
     items = raw.get("accepted") if isinstance(raw, dict) else None
-    lines = [items.line_of(i) if hasattr(items, "line_of") else None for i in range(len(data.accepted))]
+    lines = [
+        items.line_of(i) if hasattr(items, "line_of") else None for i in range(len(data.accepted))
+    ]
     return Loaded(path, data.accepted, lines)
 
 
@@ -93,13 +96,24 @@ def matches(a: Acceptance, f: Finding) -> bool:
     return True
 
 
-def apply(game_dir: Path, findings: list[Finding], root: Path | None = None, game: str | None = None) -> list[Finding]:
+def apply(
+    game_dir: Path, findings: list[Finding], root: Path | None = None, game: str | None = None
+) -> list[Finding]:
     """Mark accepted findings; add a finding for a bad file and for each unused acceptance."""
     try:
         loaded = load(game_dir)
     except ContentError as exc:
-        return findings + [Finding("error", "accepted-bad", (f"{exc.key}: " if exc.key else "") + exc.message,
-                                   file=rel(exc.file, root), line=exc.line, hint=exc.hint, game=game)]
+        return findings + [
+            Finding(
+                "error",
+                "accepted-bad",
+                (f"{exc.key}: " if exc.key else "") + exc.message,
+                file=rel(exc.file, root),
+                line=exc.line,
+                hint=exc.hint,
+                game=game,
+            )
+        ]
     if loaded is None:
         return findings
     used = [False] * len(loaded.entries)
@@ -113,8 +127,15 @@ def apply(game_dir: Path, findings: list[Finding], root: Path | None = None, gam
     for i, a in enumerate(loaded.entries):
         if not used[i]:
             what = f"'{a.message}'" if a.message else (f"id {a.id}" if a.id else "")
-            out.append(Finding("warning", "accepted-unused",
-                               f"acceptance of {a.code} {what} matches no finding".replace("  ", " "),
-                               file=rel(loaded.path, root), line=loaded.lines[i], game=game,
-                               hint="the problem is gone (or its message changed): remove the entry"))
+            out.append(
+                Finding(
+                    "warning",
+                    "accepted-unused",
+                    f"acceptance of {a.code} {what} matches no finding".replace("  ", " "),
+                    file=rel(loaded.path, root),
+                    line=loaded.lines[i],
+                    game=game,
+                    hint="the problem is gone (or its message changed): remove the entry",
+                )
+            )
     return out

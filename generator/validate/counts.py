@@ -18,6 +18,7 @@ of the component (its id, less a -card/-marker... suffix, is an item id or a bre
 `move-x-card` -> `move-x`) is also compared with that part. "60 marcadores de golpe (15 para cada
 jugador)" also checks 15 x players = 60 when the manifest's constants give `players`.
 """
+
 from __future__ import annotations
 
 import re
@@ -26,13 +27,17 @@ from dataclasses import dataclass
 
 from generator.errors import Finding
 from generator.validate import text as rtext
-from generator.validate.text import STOPWORDS, WORD as _WORD, units as _units
 from generator.validate.game import GameView
 from generator.validate.numbers import Number, find_numbers
 from generator.validate.terms import TermIndex, TermMatch, index
+from generator.validate.text import STOPWORDS
+from generator.validate.text import WORD as _WORD
+from generator.validate.text import units as _units
 
 PER_PLAYER = {
-    "es": re.compile(r"^\s*\(\s*(\S+)\s+(?:para\s+cada|por\s+cada|por|cada)\s+jugador(?:a)?\s*\)", re.I),
+    "es": re.compile(
+        r"^\s*\(\s*(\S+)\s+(?:para\s+cada|por\s+cada|por|cada)\s+jugador(?:a)?\s*\)", re.I
+    ),
     "en": re.compile(r"^\s*\(\s*(\S+)\s+(?:per|for\s+each|each|for\s+every)\s+player\s*\)", re.I),
     "ko": re.compile(r"^\s*\(\s*(?:각\s*)?플레이어\s*(?:당|마다|별)?\s*(\S+?)\s*\)"),
 }
@@ -50,7 +55,9 @@ class Statement:
     per_player: int | None = None
 
 
-def _label_subject(label: str, lang: str, idx: TermIndex, max_leftover: int) -> tuple[TermMatch | None, bool]:
+def _label_subject(
+    label: str, lang: str, idx: TermIndex, max_leftover: int
+) -> tuple[TermMatch | None, bool]:
     """The component term of a label, and whether the label is only that (plus numbers,
     stopwords, punctuation and at most `max_leftover` other words)."""
     if ":" in label and label.rsplit(":", 1)[1].strip(" *_"):
@@ -58,7 +65,7 @@ def _label_subject(label: str, lang: str, idx: TermIndex, max_leftover: int) -> 
     subject, leftover, pos = None, [], 0
     rest = []
     for match in idx.find(label):
-        rest.append(label[pos:match.start])
+        rest.append(label[pos : match.start])
         pos = match.end
         if idx.components(match):
             subject = match
@@ -67,23 +74,25 @@ def _label_subject(label: str, lang: str, idx: TermIndex, max_leftover: int) -> 
     rest.append(label[pos:])
     spans = " ".join(rest)
     for n in find_numbers(spans, lang):
-        spans = spans[:n.start] + " " * (n.end - n.start) + spans[n.end:]
+        spans = spans[: n.start] + " " * (n.end - n.start) + spans[n.end :]
     words = [w for w in _WORD.findall(spans) if w.lower() not in STOPWORDS.get(lang, set())]
     return subject, len(words) + len(leftover) <= max_leftover
 
 
-def _statement(t: str, n: Number, lang: str, idx: TermIndex, units: re.Pattern, item) -> Statement | None:
+def _statement(
+    t: str, n: Number, lang: str, idx: TermIndex, units: re.Pattern, item
+) -> Statement | None:
     kind, counted = None, None
     if lang == "ko":
         if not _KO_AFTER.match(t, n.end):
             return None  # "수리 큐브 1개를 회복합니다": a count inside a sentence
         before = idx.ending_at(t, n.start)
         if before is not None and idx.components(before):
-            kind, counted, label = "direct", before, t[:before.start]
+            kind, counted, label = "direct", before, t[: before.start]
         elif before is not None and units.fullmatch(before.text.strip()):
-            kind, label = "unit", t[:before.start]
-        elif n.counter and t[:n.start].rstrip()[-1:] in ("=", ":", "("):
-            kind, label = "unit", t[:n.start]
+            kind, label = "unit", t[: before.start]
+        elif n.counter and t[: n.start].rstrip()[-1:] in ("=", ":", "("):
+            kind, label = "unit", t[: n.start]
         else:
             return None
         max_leftover = 1
@@ -107,7 +116,7 @@ def _statement(t: str, n: Number, lang: str, idx: TermIndex, units: re.Pattern, 
             if counted is None or not idx.components(counted):
                 return None
             kind = "direct"
-        label = t[:n.start]
+        label = t[: n.start]
         max_leftover = 0
     end = max(n.end, counted.end if counted is not None else n.end)
     subject, clean = _label_subject(label, lang, idx, max_leftover)
@@ -125,10 +134,12 @@ def _statement(t: str, n: Number, lang: str, idx: TermIndex, units: re.Pattern, 
     if len(components) != 1:
         return None
     if kind == "unit" and lang != "ko":
-        unit = units.match(t, n.end + len(t[n.end:]) - len(t[n.end:].lstrip()))
+        unit = units.match(t, n.end + len(t[n.end :]) - len(t[n.end :].lstrip()))
         end = max(end, unit.end() if unit else end)
     phrase = _phrase(t, end)
-    stmt = Statement(n.value, components[0], _term_for(idx, counted, components[0]), phrase, kind, item)
+    stmt = Statement(
+        n.value, components[0], _term_for(idx, counted, components[0]), phrase, kind, item
+    )
     per = PER_PLAYER.get(lang)
     if per:
         after = t[end:]
@@ -146,7 +157,7 @@ def _statement(t: str, n: Number, lang: str, idx: TermIndex, units: re.Pattern, 
 def _phrase(t: str, end: int) -> str:
     """The item's words up to the end of the count, closed at the end of its clause."""
     stop = re.search(r"[,.;:(]", t[end:])
-    between = t[end:end + stop.start()] if stop is not None else t[end:]
+    between = t[end : end + stop.start()] if stop is not None else t[end:]
     if len(_WORD.findall(between)) == 1 and not re.search(r"\d", between):
         end += len(between)  # a trailing adjective: "3 cartas de control azules"
     phrase = t[:end].strip(" ,;:")
@@ -185,7 +196,7 @@ def check(view: GameView) -> list[Finding]:
         return []
     known = set(view.totals)
     out: list[Finding] = []
-    players = (content.manifest.constants.get("players") if content.manifest else None)
+    players = content.manifest.constants.get("players") if content.manifest else None
     for lang, rules in sorted(content.rules.items()):
         idx = index(glossary, lang)
         file = view.rel(rules.path)
@@ -198,18 +209,31 @@ def check(view: GameView) -> list[Finding]:
     return out
 
 
-def _compare(view: GameView, found: list[Statement], section, file: str, lang: str, players) -> list[Finding]:
+def _compare(
+    view: GameView, found: list[Statement], section, file: str, lang: str, players
+) -> list[Finding]:
     out = []
     by_comp: dict[str, list[Statement]] = defaultdict(list)
     for s in found:
         by_comp[s.component].append(s)
-        if s.per_player is not None and isinstance(players, (int, float)) and s.per_player * players != s.value:
-            out.append(Finding(
-                "error", "rules-count-per-player",
-                f"{s.component}: {s.per_player} per player × {players:g} players = {s.per_player * players:g}, "
-                f"but the rulebook's total is {s.value} (§{section.number} '{s.phrase}')",
-                file=file, line=s.item.line, lang=lang, component=s.component,
-                hint="players comes from the manifest's constants; fix the total or the per-player count"))
+        if (
+            s.per_player is not None
+            and isinstance(players, (int, float))
+            and s.per_player * players != s.value
+        ):
+            out.append(
+                Finding(
+                    "error",
+                    "rules-count-per-player",
+                    f"{s.component}: {s.per_player} per player × {players:g} players = {s.per_player * players:g}, "
+                    f"but the rulebook's total is {s.value} (§{section.number} '{s.phrase}')",
+                    file=file,
+                    line=s.item.line,
+                    lang=lang,
+                    component=s.component,
+                    hint="players comes from the manifest's constants; fix the total or the per-player count",
+                )
+            )
     for comp, group in by_comp.items():
         total, source = view.totals[comp]
         stated = sum(s.value for s in group)
@@ -219,11 +243,21 @@ def _compare(view: GameView, found: list[Statement], section, file: str, lang: s
                 where = f"'{group[0].phrase}'"
             else:
                 said = f"rulebook's counts add up to {stated}"
-                where = " + ".join(f"'{s.phrase}'" for s in group[:6]) + (" + ..." if len(group) > 6 else "")
-            out.append(Finding(
-                "error", "rules-count", f"{comp}: {said}, {source} says {total} (§{section.number} {where})",
-                file=file, line=group[0].item.line, lang=lang, component=comp,
-                hint="fix the rulebook or manifest.yaml, or accept the difference in accepted.yaml"))
+                where = " + ".join(f"'{s.phrase}'" for s in group[:6]) + (
+                    " + ..." if len(group) > 6 else ""
+                )
+            out.append(
+                Finding(
+                    "error",
+                    "rules-count",
+                    f"{comp}: {said}, {source} says {total} (§{section.number} {where})",
+                    file=file,
+                    line=group[0].item.line,
+                    lang=lang,
+                    component=comp,
+                    hint="fix the rulebook or manifest.yaml, or accept the difference in accepted.yaml",
+                )
+            )
         parts: dict[str, list[Statement]] = defaultdict(list)
         for s in group:
             part = view.part_of(comp, s.term)
@@ -236,8 +270,17 @@ def _compare(view: GameView, found: list[Statement], section, file: str, lang: s
             stated = sum(s.value for s in members)
             if stated != want:
                 where = " + ".join(f"'{s.phrase}'" for s in members[:6])
-                out.append(Finding(
-                    "error", "rules-count", f"{comp} ({part}): rulebook says {stated}, {part_source} says {want} "
-                    f"(§{section.number} {where})", file=file, line=members[0].item.line, lang=lang,
-                    component=comp, hint="fix the rulebook or the component's items, or accept it in accepted.yaml"))
+                out.append(
+                    Finding(
+                        "error",
+                        "rules-count",
+                        f"{comp} ({part}): rulebook says {stated}, {part_source} says {want} "
+                        f"(§{section.number} {where})",
+                        file=file,
+                        line=members[0].item.line,
+                        lang=lang,
+                        component=comp,
+                        hint="fix the rulebook or the component's items, or accept it in accepted.yaml",
+                    )
+                )
     return out

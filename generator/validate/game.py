@@ -5,6 +5,7 @@
 when the manifest does not list it) and its parts (the manifest's breakdown values and the
 component's item ids, each with its count).
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -31,12 +32,20 @@ class GameView:
     @cached_property
     def glossary(self):
         from generator.glossary import load_glossary
+
         try:
             return load_glossary(self.content.dir)
         except ContentError as exc:
-            self.problems.append(Finding("error", "glossary", (f"{exc.key}: " if exc.key else "") + exc.message,
-                                         file=self.rel(exc.file or self.content.dir / "glossary.yaml"),
-                                         line=exc.line, hint=exc.hint))
+            self.problems.append(
+                Finding(
+                    "error",
+                    "glossary",
+                    (f"{exc.key}: " if exc.key else "") + exc.message,
+                    file=self.rel(exc.file or self.content.dir / "glossary.yaml"),
+                    line=exc.line,
+                    hint=exc.hint,
+                )
+            )
             return None
 
     @cached_property
@@ -92,8 +101,20 @@ class GameView:
             return None
 
 
-SUFFIXES = ("-cards", "-card", "-markers", "-marker", "-tokens", "-token", "-pieces", "-piece",
-            "-cubes", "-cube", "-tiles", "-tile")
+SUFFIXES = (
+    "-cards",
+    "-card",
+    "-markers",
+    "-marker",
+    "-tokens",
+    "-token",
+    "-pieces",
+    "-piece",
+    "-cubes",
+    "-cube",
+    "-tiles",
+    "-tile",
+)
 
 
 def _candidates(term_id: str) -> list[str]:

@@ -15,6 +15,7 @@ source changed after the translation was last marked in sync. Without the file n
 tracked; with it, a section of a recorded language that has no entry is "never synced".
 `pnp i18n status` shows coverage and staleness per language.
 """
+
 from __future__ import annotations
 
 import os
@@ -29,10 +30,12 @@ from generator.validate.game import GameView
 from generator.yamlload import load_yaml
 
 FILE = "i18n-sync.yaml"
-HEADER = ("# Translations marked in sync with their source, written by `pnp i18n sync` after review.\n"
-          "# For each language and section: the digest of the source section when the translation\n"
-          "# was last reviewed. When the source section changes, `pnp check` reports the\n"
-          "# translation as stale until it is reviewed and marked again.\n")
+HEADER = (
+    "# Translations marked in sync with their source, written by `pnp i18n sync` after review.\n"
+    "# For each language and section: the digest of the source section when the translation\n"
+    "# was last reviewed. When the source section changes, `pnp check` reports the\n"
+    "# translation as stale until it is reviewed and marked again.\n"
+)
 
 
 @dataclass
@@ -59,37 +62,67 @@ def load(view: GameView) -> SyncFile:
     if raw is None:
         return sync
     if not isinstance(raw, dict):
-        raise ContentError("i18n-sync.yaml must be a mapping with 'source' and 'languages'", path, 1,
-                           code="i18n-sync-bad", hint="run `pnp i18n sync` to rewrite it")
+        raise ContentError(
+            "i18n-sync.yaml must be a mapping with 'source' and 'languages'",
+            path,
+            1,
+            code="i18n-sync-bad",
+            hint="run `pnp i18n sync` to rewrite it",
+        )
     unknown = set(raw) - {"source", "languages"}
     if unknown:
         key = sorted(unknown)[0]
-        raise ContentError(f"unknown key '{key}'", path, raw.line_of(key), key, "keys: source, languages",
-                           code="i18n-sync-bad")
+        raise ContentError(
+            f"unknown key '{key}'",
+            path,
+            raw.line_of(key),
+            key,
+            "keys: source, languages",
+            code="i18n-sync-bad",
+        )
     sync.source = raw.get("source")
     languages = raw.get("languages") or {}
     if not isinstance(languages, dict):
-        raise ContentError("'languages' must map language codes to sections", path, raw.line_of("languages"),
-                           "languages", code="i18n-sync-bad")
+        raise ContentError(
+            "'languages' must map language codes to sections",
+            path,
+            raw.line_of("languages"),
+            "languages",
+            code="i18n-sync-bad",
+        )
     for lang, sections in languages.items():
         line = languages.line_of(lang) if hasattr(languages, "line_of") else None
         if sections is None:
             sections = {}
         if not isinstance(sections, dict) or not all(isinstance(v, str) for v in sections.values()):
-            raise ContentError(f"'{lang}' must map section numbers to digests", path, line,
-                               f"languages.{lang}", "run `pnp i18n sync` to rewrite it", code="i18n-sync-bad")
+            raise ContentError(
+                f"'{lang}' must map section numbers to digests",
+                path,
+                line,
+                f"languages.{lang}",
+                "run `pnp i18n sync` to rewrite it",
+                code="i18n-sync-bad",
+            )
         sync.languages[str(lang)] = {str(k): v for k, v in sections.items()}
         sync.lines[(str(lang), None)] = line
         for number in sections:
-            sync.lines[(str(lang), str(number))] = sections.line_of(number) if hasattr(sections, "line_of") else line
+            sync.lines[(str(lang), str(number))] = (
+                sections.line_of(number) if hasattr(sections, "line_of") else line
+            )
     return sync
 
 
 def save(sync: SyncFile) -> None:
-    data = {"source": sync.source,
-            "languages": {lang: dict(sorted(sections.items(), key=lambda kv: _key(kv[0])))
-                          for lang, sections in sorted(sync.languages.items())}}
-    text = HEADER + yaml.safe_dump(data, allow_unicode=True, sort_keys=False, default_flow_style=False)
+    data = {
+        "source": sync.source,
+        "languages": {
+            lang: dict(sorted(sections.items(), key=lambda kv: _key(kv[0])))
+            for lang, sections in sorted(sync.languages.items())
+        },
+    }
+    text = HEADER + yaml.safe_dump(
+        data, allow_unicode=True, sort_keys=False, default_flow_style=False
+    )
     sync.path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=sync.path.parent, prefix=".i18n-sync-", suffix=".tmp")
     try:
@@ -107,7 +140,7 @@ def _key(number: str) -> tuple:
     try:
         return tuple(int(p) for p in number.split("."))
     except ValueError:
-        return (10 ** 6, number)
+        return (10**6, number)
 
 
 @dataclass
@@ -149,7 +182,9 @@ def status(view: GameView, sync: SyncFile | None = None) -> list[LangStatus]:
     return out
 
 
-def mark(view: GameView, langs: list[str] | None = None, sections: list[str] | None = None) -> dict[str, list[str]]:
+def mark(
+    view: GameView, langs: list[str] | None = None, sections: list[str] | None = None
+) -> dict[str, list[str]]:
     """Record the current source digests for the given languages and sections (default: all
     translated sections of every language). Returns lang -> sections marked."""
     sync = load(view)
@@ -186,16 +221,31 @@ def check(view: GameView) -> list[Finding]:
     try:
         sync = load(view)
     except ContentError as exc:
-        return [Finding("error", exc.code, (f"{exc.key}: " if exc.key else "") + exc.message,
-                        file=view.rel(exc.file), line=exc.line, hint=exc.hint)]
+        return [
+            Finding(
+                "error",
+                exc.code,
+                (f"{exc.key}: " if exc.key else "") + exc.message,
+                file=view.rel(exc.file),
+                line=exc.line,
+                hint=exc.hint,
+            )
+        ]
     if not sync.exists:
         return []
     file = view.rel(sync.path)
     if sync.source not in (None, source_lang):
-        return [Finding("warning", "translation-unsynced",
-                        f"i18n-sync.yaml was recorded against source '{sync.source}', the source is now "
-                        f"'{source_lang}'", file=file, line=1,
-                        hint="review the translations, then run `pnp i18n sync`")]
+        return [
+            Finding(
+                "warning",
+                "translation-unsynced",
+                f"i18n-sync.yaml was recorded against source '{sync.source}', the source is now "
+                f"'{source_lang}'",
+                file=file,
+                line=1,
+                hint="review the translations, then run `pnp i18n sync`",
+            )
+        ]
     source = view.content.rules[source_lang]
     out = []
     for st in status(view, sync):
@@ -203,23 +253,43 @@ def check(view: GameView) -> list[Finding]:
         where = dict(file=view.rel(rules.path), lang=st.lang)
         if st.lang not in sync.languages:
             if st.translated:
-                out.append(Finding("warning", "translation-unsynced",
-                                   f"{st.lang} has never been marked in sync with {source_lang}",
-                                   file=file, line=None,
-                                   hint=f"review it, then `pnp i18n sync {view.content.id} --lang {st.lang}`"))
+                out.append(
+                    Finding(
+                        "warning",
+                        "translation-unsynced",
+                        f"{st.lang} has never been marked in sync with {source_lang}",
+                        file=file,
+                        line=None,
+                        hint=f"review it, then `pnp i18n sync {view.content.id} --lang {st.lang}`",
+                    )
+                )
             continue
         for number in st.stale:
             s, t = source.section(number), rules.section(number)
-            out.append(Finding("warning", "translation-stale",
-                               f"§{number} '{s.title}' changed in {source_lang} since {st.lang} was last marked in sync",
-                               line=t.line, key=f"§{number}", **where,
-                               hint=f"update the translation, then `pnp i18n sync {view.content.id} "
-                                    f"--lang {st.lang} --section {number}`"))
+            out.append(
+                Finding(
+                    "warning",
+                    "translation-stale",
+                    f"§{number} '{s.title}' changed in {source_lang} since {st.lang} was last marked in sync",
+                    line=t.line,
+                    key=f"§{number}",
+                    **where,
+                    hint=f"update the translation, then `pnp i18n sync {view.content.id} "
+                    f"--lang {st.lang} --section {number}`",
+                )
+            )
         for number in st.unsynced:
             t = rules.section(number)
-            out.append(Finding("warning", "translation-unsynced",
-                               f"§{number} ({st.lang}) has never been marked in sync with {source_lang}",
-                               line=t.line, key=f"§{number}", **where,
-                               hint=f"review it, then `pnp i18n sync {view.content.id} --lang {st.lang} "
-                                    f"--section {number}`"))
+            out.append(
+                Finding(
+                    "warning",
+                    "translation-unsynced",
+                    f"§{number} ({st.lang}) has never been marked in sync with {source_lang}",
+                    line=t.line,
+                    key=f"§{number}",
+                    **where,
+                    hint=f"review it, then `pnp i18n sync {view.content.id} --lang {st.lang} "
+                    f"--section {number}`",
+                )
+            )
     return out

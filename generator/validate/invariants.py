@@ -16,23 +16,45 @@ Expressions are evaluated by simpleeval (never Python's eval): numbers, names, +
 (bounded), comparisons (chains too), and/or/not, and min, max, abs. A failed comparison names
 both sides with their values: "crew_cubes (36) == ships * crew_per_ship (6 × 5 = 30)".
 """
+
 from __future__ import annotations
 
 import ast
 import difflib
 import operator
 
-from simpleeval import (AttributeDoesNotExist, FeatureNotAvailable, InvalidExpression, IterableTooLong,
-                        NameNotDefined, NumberTooHigh, SimpleEval, safe_add, safe_mult, safe_power)
+from simpleeval import (
+    AttributeDoesNotExist,
+    FeatureNotAvailable,
+    InvalidExpression,
+    IterableTooLong,
+    NameNotDefined,
+    NumberTooHigh,
+    SimpleEval,
+    safe_add,
+    safe_mult,
+    safe_power,
+)
 
 from generator.errors import Finding
 from generator.validate.game import GameView
 
 OPERATORS = {
-    ast.Add: safe_add, ast.Sub: operator.sub, ast.Mult: safe_mult, ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.USub: operator.neg, ast.UAdd: operator.pos,
-    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
-    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Not: operator.not_,
+    ast.Add: safe_add,
+    ast.Sub: operator.sub,
+    ast.Mult: safe_mult,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+    ast.USub: operator.neg,
+    ast.UAdd: operator.pos,
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Not: operator.not_,
 }
 SYMBOLS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 FUNCTIONS = {"min": min, "max": max, "abs": abs}
@@ -67,7 +89,9 @@ class _Dotted(ast.NodeTransformer):
 
     def visit_Attribute(self, node):
         if isinstance(node.value, ast.Name):
-            return ast.copy_location(ast.Name(id=f"{node.value.id}.{node.attr}", ctx=ast.Load()), node)
+            return ast.copy_location(
+                ast.Name(id=f"{node.value.id}.{node.attr}", ctx=ast.Load()), node
+            )
         return self.generic_visit(node)
 
 
@@ -152,17 +176,47 @@ def check(view: GameView) -> list[Finding]:
         except NameNotDefined as exc:
             close = difflib.get_close_matches(exc.name, list(values), n=1)
             hint = f"did you mean '{close[0]}'? " if close else ""
-            out.append(Finding("error", "invariant-bad", f"invariant '{expression}': unknown name '{exc.name}'",
-                               hint=hint + "names: components (id with '_'), component.item, constants",
-                               **where))
+            out.append(
+                Finding(
+                    "error",
+                    "invariant-bad",
+                    f"invariant '{expression}': unknown name '{exc.name}'",
+                    hint=hint + "names: components (id with '_'), component.item, constants",
+                    **where,
+                )
+            )
             continue
-        except (SyntaxError, InvalidExpression, FeatureNotAvailable, AttributeDoesNotExist, NumberTooHigh, IterableTooLong,
-                ValueError, TypeError, ArithmeticError, RecursionError) as exc:
+        except (
+            SyntaxError,
+            InvalidExpression,
+            FeatureNotAvailable,
+            AttributeDoesNotExist,
+            NumberTooHigh,
+            IterableTooLong,
+            ValueError,
+            TypeError,
+            ArithmeticError,
+            RecursionError,
+        ) as exc:
             message = exc.msg if isinstance(exc, SyntaxError) else str(exc)
-            out.append(Finding("error", "invariant-bad", f"invariant '{expression}' cannot be evaluated: {message}",
-                               hint="write a comparison such as 'crew_cubes == ships * crew_per_ship'", **where))
+            out.append(
+                Finding(
+                    "error",
+                    "invariant-bad",
+                    f"invariant '{expression}' cannot be evaluated: {message}",
+                    hint="write a comparison such as 'crew_cubes == ships * crew_per_ship'",
+                    **where,
+                )
+            )
             continue
         if not holds:
-            out.append(Finding("error", "invariant-failed", f"invariant does not hold: {why}",
-                               hint="fix the counts or the constants in manifest.yaml", **where))
+            out.append(
+                Finding(
+                    "error",
+                    "invariant-failed",
+                    f"invariant does not hold: {why}",
+                    hint="fix the counts or the constants in manifest.yaml",
+                    **where,
+                )
+            )
     return out

@@ -9,6 +9,7 @@ before a word ("두 칸", "한 척"), with a counter ("다섯 장", "두개") or
 particle ("하나를", "둘 다"); Sino-Korean numerals (일, 이, 삼…) are left out because they are
 ordinary words too (이 = "this").
 """
+
 from __future__ import annotations
 
 import re
@@ -28,38 +29,133 @@ class Number:
 
 # ---------------------------------------------------------------- words
 
-_ES_UNITS = {"cero": 0, "un": 1, "uno": 1, "una": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5,
-             "seis": 6, "siete": 7, "ocho": 8, "nueve": 9}
-_ES_WORDS = {**_ES_UNITS, "diez": 10, "once": 11, "doce": 12, "trece": 13, "catorce": 14,
-             "quince": 15, "dieciséis": 16, "dieciseis": 16, "diecisiete": 17, "dieciocho": 18,
-             "diecinueve": 19, "veinte": 20, "veintiuno": 21, "veintiuna": 21, "veintiún": 21,
-             "veintidós": 22, "veintidos": 22, "veintitrés": 23, "veintitres": 23,
-             "veinticuatro": 24, "veinticinco": 25, "veintiséis": 26, "veintiseis": 26,
-             "veintisiete": 27, "veintiocho": 28, "veintinueve": 29, "cien": 100, "ciento": 100}
-_ES_TENS = {"treinta": 30, "cuarenta": 40, "cincuenta": 50, "sesenta": 60, "setenta": 70,
-            "ochenta": 80, "noventa": 90}
+_ES_UNITS = {
+    "cero": 0,
+    "un": 1,
+    "uno": 1,
+    "una": 1,
+    "dos": 2,
+    "tres": 3,
+    "cuatro": 4,
+    "cinco": 5,
+    "seis": 6,
+    "siete": 7,
+    "ocho": 8,
+    "nueve": 9,
+}
+_ES_WORDS = {
+    **_ES_UNITS,
+    "diez": 10,
+    "once": 11,
+    "doce": 12,
+    "trece": 13,
+    "catorce": 14,
+    "quince": 15,
+    "dieciséis": 16,
+    "dieciseis": 16,
+    "diecisiete": 17,
+    "dieciocho": 18,
+    "diecinueve": 19,
+    "veinte": 20,
+    "veintiuno": 21,
+    "veintiuna": 21,
+    "veintiún": 21,
+    "veintidós": 22,
+    "veintidos": 22,
+    "veintitrés": 23,
+    "veintitres": 23,
+    "veinticuatro": 24,
+    "veinticinco": 25,
+    "veintiséis": 26,
+    "veintiseis": 26,
+    "veintisiete": 27,
+    "veintiocho": 28,
+    "veintinueve": 29,
+    "cien": 100,
+    "ciento": 100,
+}
+_ES_TENS = {
+    "treinta": 30,
+    "cuarenta": 40,
+    "cincuenta": 50,
+    "sesenta": 60,
+    "setenta": 70,
+    "ochenta": 80,
+    "noventa": 90,
+}
 for _t, _v in _ES_TENS.items():
     _ES_WORDS[_t] = _v
     for _u, _uv in _ES_UNITS.items():
         if _uv:
             _ES_WORDS[f"{_t} y {_u}"] = _v + _uv
 
-_EN_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-             "eight": 8, "nine": 9}
-_EN_WORDS = {"zero": 0, **_EN_UNITS, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-             "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-             "nineteen": 19, "hundred": 100, "a hundred": 100, "one hundred": 100}
-for _t, _v in {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-               "seventy": 70, "eighty": 80, "ninety": 90}.items():
+_EN_UNITS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+}
+_EN_WORDS = {
+    "zero": 0,
+    **_EN_UNITS,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "hundred": 100,
+    "a hundred": 100,
+    "one hundred": 100,
+}
+for _t, _v in {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}.items():
     _EN_WORDS[_t] = _v
     for _u, _uv in _EN_UNITS.items():
         _EN_WORDS[f"{_t}-{_u}"] = _EN_WORDS[f"{_t} {_u}"] = _v + _uv
 
 # Korean native numerals: adnominal forms (before a noun or counter) and pronoun forms.
-_KO_UNIT_ADN = {"한": 1, "두": 2, "세": 3, "석": 3, "네": 4, "넉": 4, "다섯": 5, "여섯": 6, "일곱": 7,
-                "여덟": 8, "아홉": 9}
-_KO_UNIT_PRON = {"하나": 1, "둘": 2, "셋": 3, "넷": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8,
-                 "아홉": 9}
+_KO_UNIT_ADN = {
+    "한": 1,
+    "두": 2,
+    "세": 3,
+    "석": 3,
+    "네": 4,
+    "넉": 4,
+    "다섯": 5,
+    "여섯": 6,
+    "일곱": 7,
+    "여덟": 8,
+    "아홉": 9,
+}
+_KO_UNIT_PRON = {
+    "하나": 1,
+    "둘": 2,
+    "셋": 3,
+    "넷": 4,
+    "다섯": 5,
+    "여섯": 6,
+    "일곱": 7,
+    "여덟": 8,
+    "아홉": 9,
+}
 _KO_TENS = {"열": 10, "스물": 20, "스무": 20, "서른": 30, "마흔": 40, "쉰": 50, "예순": 60}
 KO_ADNOMINAL: dict[str, int] = dict(_KO_UNIT_ADN)
 KO_PRONOUN: dict[str, int] = dict(_KO_UNIT_PRON)
@@ -75,8 +171,27 @@ KO_ADNOMINAL["스무"] = 20
 KO_PRONOUN["스물"] = 20
 
 # Korean counters that follow a number: cards, things, people, ships, vehicles, spaces, times…
-KO_COUNTERS = ("장", "개", "명", "척", "대", "칸", "번", "점", "세", "종", "곳", "줄", "권", "벌", "쌍",
-               "인", "회", "구역", "포인트")
+KO_COUNTERS = (
+    "장",
+    "개",
+    "명",
+    "척",
+    "대",
+    "칸",
+    "번",
+    "점",
+    "세",
+    "종",
+    "곳",
+    "줄",
+    "권",
+    "벌",
+    "쌍",
+    "인",
+    "회",
+    "구역",
+    "포인트",
+)
 _KO_COUNTER_RE = "|".join(sorted(KO_COUNTERS, key=len, reverse=True))
 _KO_PARTICLE_CHARS = set("이가을를은는의도만씩과와로으에서게까지부터뿐랑")
 
@@ -90,7 +205,9 @@ def _word_regex(lang: str) -> re.Pattern | None:
     words = WORDS.get(lang)
     if not words:
         return None
-    alternatives = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
+    alternatives = "|".join(
+        re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True)
+    )
     return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
 
 
@@ -110,11 +227,11 @@ _NOT_COUNTS = {"세대", "한대", "네인", "세인", "세종", "한종", "두�
 
 def _ko_counter(text: str, end: int, spaced: bool) -> tuple[str | None, int]:
     """A counter right after position `end` ("15장", "다섯 장"): (counter, new end)."""
-    at = end + 1 if spaced and text[end:end + 1] == " " else end
+    at = end + 1 if spaced and text[end : end + 1] == " " else end
     m = _KO_COUNTER_START.match(text, at)
     if not m:
         return None, end
-    rest = text[m.end():m.end() + 12]
+    rest = text[m.end() : m.end() + 12]
     if rest.startswith("째"):
         return None, end
     if spaced:  # the counter must be a word of its own: "다섯 장", "두 개를", not "두 장소"
@@ -125,8 +242,8 @@ def _ko_counter(text: str, end: int, spaced: bool) -> tuple[str | None, int]:
 
 
 def _is_ordinal_ko(text: str, start: int, end: int) -> bool:
-    before = text[max(0, start - 1):start]
-    after = text[end:end + 4].lstrip()
+    before = text[max(0, start - 1) : start]
+    after = text[end : end + 4].lstrip()
     return before == "제" or after.startswith(("번째", "째", "차 ", "등"))
 
 
@@ -146,8 +263,10 @@ def _find_numbers(text: str, lang: str) -> tuple[Number, ...]:
             counter, stop = _ko_counter(text, end, spaced=False)
             found.append(Number(int(m.group()), start, stop, text[start:stop], False, counter))
             continue
-        after = text[end:end + 3]
-        if (lang == "es" and ES_ORDINAL_SUFFIX.match(after)) or (lang == "en" and EN_ORDINAL_SUFFIX.match(after)):
+        after = text[end : end + 3]
+        if (lang == "es" and ES_ORDINAL_SUFFIX.match(after)) or (
+            lang == "en" and EN_ORDINAL_SUFFIX.match(after)
+        ):
             continue
         found.append(Number(int(m.group()), start, end, m.group()))
     if lang == "ko":
@@ -168,7 +287,7 @@ def _korean_words(text: str) -> list[Number]:
         word, start, end = m.group(), m.start(), m.end()
         if start and (text[start - 1].isalnum() or text[start - 1] == "-"):
             continue  # part of a longer token, not a word of its own
-        if word in KO_ADNOMINAL and text[end:end + 1] == " " and HANGUL_RUN.match(text, end + 1):
+        if word in KO_ADNOMINAL and text[end : end + 1] == " " and HANGUL_RUN.match(text, end + 1):
             # before a word: "두 칸", "한 척"; "세 번째" is an ordinal
             if text.startswith(("번째", "째"), end + 1):
                 continue
@@ -178,8 +297,16 @@ def _korean_words(text: str) -> list[Number]:
         attached = _KO_ATTACHED.match(word)
         if attached and word not in _NOT_COUNTS and not word.startswith(tuple(_NOT_COUNTS)):
             stop = start + attached.end(2)
-            out.append(Number(KO_ADNOMINAL[attached.group(1)], start, stop, text[start:stop], True,
-                              attached.group(2)))
+            out.append(
+                Number(
+                    KO_ADNOMINAL[attached.group(1)],
+                    start,
+                    stop,
+                    text[start:stop],
+                    True,
+                    attached.group(2),
+                )
+            )
             continue
         pronoun = _KO_PRONOUN.match(word)
         if pronoun and word == pronoun.group(1) and text.startswith(_VERB_NEXT, end):

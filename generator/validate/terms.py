@@ -10,6 +10,7 @@ a bare Korean counter (점, 장, 개…) only matches right after a number ("35�
 Texts are read with runs of white space as one space. Forms are indexed by their first word, so
 matching is a dictionary look-up per word of the text: no regular expression per form.
 """
+
 from __future__ import annotations
 
 import re
@@ -18,8 +19,9 @@ from dataclasses import dataclass
 from generator.glossary import Glossary
 
 # Korean counters that are not nouns of their own (칸 and 구역 are)
-COUNTER_ONLY = frozenset(("장", "개", "명", "척", "대", "점", "번", "세", "종", "곳", "줄", "권", "벌", "쌍",
-                          "인", "회"))
+COUNTER_ONLY = frozenset(
+    ("장", "개", "명", "척", "대", "점", "번", "세", "종", "곳", "줄", "권", "벌", "쌍", "인", "회")
+)
 _KO_NUMERAL_END = set("한두세네석넉섯곱덟홉열무")
 WORDS = re.compile(r"[^\W\d_]+|\d+")
 _SPACES = re.compile(r"\s+")
@@ -36,7 +38,12 @@ def _is_letter(ch: str) -> bool:
 
 
 def _latin_word_char(ch: str) -> bool:
-    return ch.isdigit() or ch == "_" or ("A" <= ch <= "z" and ch.isalpha()) or ("\u00c0" <= ch <= "\u024f")
+    return (
+        ch.isdigit()
+        or ch == "_"
+        or ("A" <= ch <= "z" and ch.isalpha())
+        or ("\u00c0" <= ch <= "\u024f")
+    )
 
 
 @dataclass(frozen=True)
@@ -80,8 +87,13 @@ class TermIndex:
             first = WORDS.search(form)
             if not first:
                 continue
-            entry = _Form(form, form.lower(), first.start(), bool(_HANGUL_END.search(form)),
-                          lang == "ko" and form in COUNTER_ONLY)
+            entry = _Form(
+                form,
+                form.lower(),
+                first.start(),
+                bool(_HANGUL_END.search(form)),
+                lang == "ko" and form in COUNTER_ONLY,
+            )
             self.by_first.setdefault(first.group().lower(), []).append(entry)
         for entries in self.by_first.values():
             entries.sort(key=lambda f: len(f.text), reverse=True)
@@ -95,7 +107,11 @@ class TermIndex:
 
     def _matches_at(self, text: str, low: str, word_start: int, word: str):
         """Forms whose first word starts at `word_start`, longest first."""
-        keys = [word[:i] for i in range(min(len(word), self.max_key), 0, -1)] if self.lang == "ko" else [word]
+        keys = (
+            [word[:i] for i in range(min(len(word), self.max_key), 0, -1)]
+            if self.lang == "ko"
+            else [word]
+        )
         for key in keys:
             for form in self.by_first.get(key, ()):
                 start = word_start - form.offset
@@ -133,8 +149,14 @@ class TermIndex:
         for word in WORDS.finditer(low):
             if word.start() < pos:
                 continue
-            best = next((m for m in self._matches_at(text, low, word.start(), word.group())
-                         if m.terms and m.start >= pos), None)
+            best = next(
+                (
+                    m
+                    for m in self._matches_at(text, low, word.start(), word.group())
+                    if m.terms and m.start >= pos
+                ),
+                None,
+            )
             if best is not None:
                 out.append(best)
                 pos = best.end
@@ -149,8 +171,14 @@ class TermIndex:
             word = WORDS.search(low, pos, pos + 3)
             if word is None:
                 return None
-        return next((m for m in self._matches_at(text, low, word.start(), word.group())
-                     if m.terms and m.start == pos), None)
+        return next(
+            (
+                m
+                for m in self._matches_at(text, low, word.start(), word.group())
+                if m.terms and m.start == pos
+            ),
+            None,
+        )
 
     def ending_at(self, text: str, pos: int) -> TermMatch | None:
         """The term that ends at `pos` (spaces before it ignored): Korean "맵 카드 15장"."""
@@ -167,10 +195,14 @@ class TermIndex:
 
 
 def _after_number(text: str, start: int) -> bool:
-    before = text[max(0, start - 2):start]
+    before = text[max(0, start - 2) : start]
     if before[-1:].isdigit():
         return True
-    return len(before) == 2 and before[1] == " " and (before[0].isdigit() or before[0] in _KO_NUMERAL_END)
+    return (
+        len(before) == 2
+        and before[1] == " "
+        and (before[0].isdigit() or before[0] in _KO_NUMERAL_END)
+    )
 
 
 _CACHE: dict[tuple[int, str], tuple[Glossary, TermIndex]] = {}

@@ -6,6 +6,7 @@ their text. A translator's note is a quote that starts with a bold label such as
 `> **Translation note:**` (es "Nota de traducción", ko "번역 노트" / "번역 참고"): it talks about the
 other languages, so it is not compared with them.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,10 +16,16 @@ from functools import lru_cache
 from generator.rules_source import JINJA, LIST_ITEM, Section
 from generator.validate.terms import normalize
 
-NOTE = re.compile(r"^\s*>\s*\*\*\s*(?:Translation note|Translator'?s note|Nota de (?:la )?traducci[oó]n"
-                  r"|Nota del traductor|번역\s*(?:노트|참고|주|메모))", re.IGNORECASE)
-_NOTE_INLINE = re.compile(r"\s*>\s*\*\*\s*(?:Translation note|Translator'?s note|Nota de (?:la )?traducci[oó]n"
-                          r"|Nota del traductor|번역\s*(?:노트|참고|주|메모)).*$", re.IGNORECASE | re.DOTALL)
+NOTE = re.compile(
+    r"^\s*>\s*\*\*\s*(?:Translation note|Translator'?s note|Nota de (?:la )?traducci[oó]n"
+    r"|Nota del traductor|번역\s*(?:노트|참고|주|메모))",
+    re.IGNORECASE,
+)
+_NOTE_INLINE = re.compile(
+    r"\s*>\s*\*\*\s*(?:Translation note|Translator'?s note|Nota de (?:la )?traducci[oó]n"
+    r"|Nota del traductor|번역\s*(?:노트|참고|주|메모)).*$",
+    re.IGNORECASE | re.DOTALL,
+)
 # Unit words: what a count counts when no term does ("12 cartas", "카드 50장"); Korean counts
 # with counters, so these are not compared between translations either.
 UNITS = {
@@ -27,7 +34,23 @@ UNITS = {
     "ko": r"카드|장|개|부품",
 }
 STOPWORDS = {
-    "es": {"de", "del", "la", "las", "el", "los", "un", "una", "uno", "y", "en", "con", "para", "al", "a"},
+    "es": {
+        "de",
+        "del",
+        "la",
+        "las",
+        "el",
+        "los",
+        "un",
+        "una",
+        "uno",
+        "y",
+        "en",
+        "con",
+        "para",
+        "al",
+        "a",
+    },
     "en": {"a", "an", "the", "of", "and", "with", "for", "in"},
     "ko": set(),
 }
@@ -108,4 +131,6 @@ def _read(section: Section) -> SectionText:
         items.append(Item(index, normalize(plain(text)).strip(), item.line))
     prose = "\n".join(kept)
     paragraphs = [normalize(plain(p)).strip() for p in re.split(r"\n\s*\n", prose)]
-    return SectionText(section, normalize(plain(prose)), items, section.line, [p for p in paragraphs if p])
+    return SectionText(
+        section, normalize(plain(prose)), items, section.line, [p for p in paragraphs if p]
+    )

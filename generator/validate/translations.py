@@ -14,6 +14,7 @@ GameView.source_lang). Every other rulebook is compared with it:
   freer) only a swap is: a term missing on each side, as "repair" in es where ko says
   "breakdown", compared paragraph by paragraph when both sides have as many paragraphs.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -23,8 +24,10 @@ from generator.rules_source import RulesSource, Section
 from generator.validate import text as rtext
 from generator.validate.game import GameView
 from generator.validate.numbers import find_numbers
-from generator.validate.text import STOPWORDS, WORD as _WORD, units as _units
 from generator.validate.terms import TermIndex, TermMatch, index
+from generator.validate.text import STOPWORDS
+from generator.validate.text import WORD as _WORD
+from generator.validate.text import units as _units
 
 IGNORED_NUMBERS = frozenset({1})
 
@@ -58,18 +61,35 @@ def structure(view: GameView, source: RulesSource, other: RulesSource) -> list[F
     theirs = {s.number: s for s in source.sections}
     for index_, s in enumerate(source.sections):
         if s.number not in mine:
-            following = next((mine[n.number] for n in source.sections[index_ + 1:] if n.number in mine), None)
-            out.append(Finding("error", "translation-missing-section",
-                               f"§{s.number} '{s.title}' ({source.lang}) is missing in {other.lang}",
-                               file=file, line=following.line if following else None, lang=other.lang,
-                               key=f"§{s.number}",
-                               hint=f"translate it, or remove it from the {source.lang} rulebook"))
+            following = next(
+                (mine[n.number] for n in source.sections[index_ + 1 :] if n.number in mine), None
+            )
+            out.append(
+                Finding(
+                    "error",
+                    "translation-missing-section",
+                    f"§{s.number} '{s.title}' ({source.lang}) is missing in {other.lang}",
+                    file=file,
+                    line=following.line if following else None,
+                    lang=other.lang,
+                    key=f"§{s.number}",
+                    hint=f"translate it, or remove it from the {source.lang} rulebook",
+                )
+            )
     for s in other.sections:
         if s.number not in theirs:
-            out.append(Finding("error", "translation-extra-section",
-                               f"§{s.number} '{s.title}' is not in the {source.lang} rulebook",
-                               file=file, line=s.line, lang=other.lang, key=f"§{s.number}",
-                               hint=f"sections follow the {source.lang} rulebook's numbering"))
+            out.append(
+                Finding(
+                    "error",
+                    "translation-extra-section",
+                    f"§{s.number} '{s.title}' is not in the {source.lang} rulebook",
+                    file=file,
+                    line=s.line,
+                    lang=other.lang,
+                    key=f"§{s.number}",
+                    hint=f"sections follow the {source.lang} rulebook's numbering",
+                )
+            )
     order = {s.number: i for i, s in enumerate(source.sections)}
     last = -1
     for s in other.sections:
@@ -77,17 +97,33 @@ def structure(view: GameView, source: RulesSource, other: RulesSource) -> list[F
             continue
         if order[s.number] < last:
             before = source.sections[last]
-            out.append(Finding("error", "translation-section-order",
-                               f"§{s.number} comes after §{before.number} in {other.lang}, before it in "
-                               f"{source.lang}", file=file, line=s.line, lang=other.lang, key=f"§{s.number}",
-                               hint=f"keep the {source.lang} rulebook's order"))
+            out.append(
+                Finding(
+                    "error",
+                    "translation-section-order",
+                    f"§{s.number} comes after §{before.number} in {other.lang}, before it in "
+                    f"{source.lang}",
+                    file=file,
+                    line=s.line,
+                    lang=other.lang,
+                    key=f"§{s.number}",
+                    hint=f"keep the {source.lang} rulebook's order",
+                )
+            )
         else:
             last = order[s.number]
     return out
 
 
-def compare_sections(view: GameView, a: Section, b: Section, source: RulesSource, other: RulesSource,
-                     a_idx: TermIndex | None, b_idx: TermIndex | None) -> list[Finding]:
+def compare_sections(
+    view: GameView,
+    a: Section,
+    b: Section,
+    source: RulesSource,
+    other: RulesSource,
+    a_idx: TermIndex | None,
+    b_idx: TermIndex | None,
+) -> list[Finding]:
     out = []
     ta, tb = rtext.read(a), rtext.read(b)
     file = view.rel(other.path)
@@ -96,15 +132,24 @@ def compare_sections(view: GameView, a: Section, b: Section, source: RulesSource
     out += _numbers(ta.prose, tb.prose, la, lb, f"§{b.number}", b.line, where)
     if a_idx and b_idx:
         # paragraph by paragraph when both sides have as many, else the whole prose
-        pairs = list(zip(ta.paragraphs, tb.paragraphs)) if len(ta.paragraphs) == len(tb.paragraphs) \
+        pairs = (
+            list(zip(ta.paragraphs, tb.paragraphs))
+            if len(ta.paragraphs) == len(tb.paragraphs)
             else [(ta.prose, tb.prose)]
+        )
         for pa, pb in pairs:
             out += _terms(pa, pb, a_idx, b_idx, f"§{b.number}", b.line, where, swaps_only=True)
     if len(ta.items) != len(tb.items):
-        out.append(Finding("error", "translation-list-items",
-                           f"§{b.number}: {la} has {len(ta.items)} list items, {lb} has {len(tb.items)}",
-                           line=(tb.items[0].line if tb.items else b.line), **where,
-                           hint="translate list items one for one, so they can be compared"))
+        out.append(
+            Finding(
+                "error",
+                "translation-list-items",
+                f"§{b.number}: {la} has {len(ta.items)} list items, {lb} has {len(tb.items)}",
+                line=(tb.items[0].line if tb.items else b.line),
+                **where,
+                hint="translate list items one for one, so they can be compared",
+            )
+        )
         return out
     for ia, ib in zip(ta.items, tb.items):
         label = f"§{b.number} item {ib.index} ({_head(ib.text)})"
@@ -115,7 +160,7 @@ def compare_sections(view: GameView, a: Section, b: Section, source: RulesSource
 
 
 def _head(text: str, size: int = 32) -> str:
-    head = text.split(":", 1)[0] if ":" in text[:size + 8] else text
+    head = text.split(":", 1)[0] if ":" in text[: size + 8] else text
     head = " ".join(head.split())
     return "'" + (head if len(head) <= size else head[: size - 1] + "…") + "'"
 
@@ -132,17 +177,35 @@ def _numbers(a: str, b: str, la: str, lb: str, label: str, line: int, where: dic
         parts.append(f"{la} says {_list(only_a)}" + ("" if only_b else f", {lb} does not"))
     if only_b:
         parts.append(f"{lb} says {_list(only_b)}" + ("" if only_a else f", {la} does not"))
-    message = f"{label}: numbers differ: " + (" where ".join(parts) if only_a and only_b else parts[0])
-    return [Finding("error", "translation-number", message, line=line, **where,
-                    hint=f"make the numbers agree, or accept the difference in accepted.yaml")]
+    message = f"{label}: numbers differ: " + (
+        " where ".join(parts) if only_a and only_b else parts[0]
+    )
+    return [
+        Finding(
+            "error",
+            "translation-number",
+            message,
+            line=line,
+            **where,
+            hint="make the numbers agree, or accept the difference in accepted.yaml",
+        )
+    ]
 
 
 def _list(values: list[int]) -> str:
     return ", ".join(str(v) for v in values)
 
 
-def _terms(a: str, b: str, a_idx: TermIndex, b_idx: TermIndex, label: str, line: int, where: dict,
-           swaps_only: bool) -> list[Finding]:
+def _terms(
+    a: str,
+    b: str,
+    a_idx: TermIndex,
+    b_idx: TermIndex,
+    label: str,
+    line: int,
+    where: dict,
+    swaps_only: bool,
+) -> list[Finding]:
     found_a = _comparable(a_idx.find_all(a), a_idx.lang)
     found_b = _comparable(b_idx.find_all(b), b_idx.lang)
     ids_a = set().union(*(m.terms for m in found_a)) if found_a else set()
@@ -155,17 +218,29 @@ def _terms(a: str, b: str, a_idx: TermIndex, b_idx: TermIndex, label: str, line:
         return []
     la, lb = a_idx.lang, b_idx.lang
     if missing_in_a and missing_in_b:
-        message = (f"{label}: {la} says {_terms_list(missing_in_b)} where {lb} says "
-                   f"{_terms_list(missing_in_a)}")
+        message = (
+            f"{label}: {la} says {_terms_list(missing_in_b)} where {lb} says "
+            f"{_terms_list(missing_in_a)}"
+        )
     elif missing_in_b:
-        message = f"{label}: {la} says {_terms_list(missing_in_b)}, {lb} has no " + \
-                  " / ".join(f"'{b_idx.forms[t][0]}'" for t in _first_ids(missing_in_b, b_idx))
+        message = f"{label}: {la} says {_terms_list(missing_in_b)}, {lb} has no " + " / ".join(
+            f"'{b_idx.forms[t][0]}'" for t in _first_ids(missing_in_b, b_idx)
+        )
     else:
-        message = f"{label}: {lb} says {_terms_list(missing_in_a)}, {la} has no " + \
-                  " / ".join(f"'{a_idx.forms[t][0]}'" for t in _first_ids(missing_in_a, a_idx))
-    return [Finding("error", "translation-term", message, line=line, **where,
-                    hint="use the glossary's term on both sides (glossary.yaml), or accept the "
-                         "difference in accepted.yaml")]
+        message = f"{label}: {lb} says {_terms_list(missing_in_a)}, {la} has no " + " / ".join(
+            f"'{a_idx.forms[t][0]}'" for t in _first_ids(missing_in_a, a_idx)
+        )
+    return [
+        Finding(
+            "error",
+            "translation-term",
+            message,
+            line=line,
+            **where,
+            hint="use the glossary's term on both sides (glossary.yaml), or accept the "
+            "difference in accepted.yaml",
+        )
+    ]
 
 
 def _comparable(found: list[TermMatch], lang: str) -> list[TermMatch]:
@@ -175,7 +250,9 @@ def _comparable(found: list[TermMatch], lang: str) -> list[TermMatch]:
     return [m for m in found if not units.fullmatch(m.text.strip())]
 
 
-def _unmatched(found: list[TermMatch], other_ids: set[str], other_idx: TermIndex, lang: str) -> list:
+def _unmatched(
+    found: list[TermMatch], other_ids: set[str], other_idx: TermIndex, lang: str
+) -> list:
     """Occurrences none of whose terms appear on the other side (and that the other language
     has a form for). A compound whose every word is part of a term the other side has is not
     unmatched: "casillas de maniobras" is fine next to a side that has "casillas" and "maniobras" terms."""

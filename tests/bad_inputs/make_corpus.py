@@ -3,6 +3,7 @@
 Each case folder holds `expected.yaml` and a `tree/` overlaid on _base (same paths). Run it
 again after changing a case here; the folders are committed so reviewers can read them.
 """
+
 from __future__ import annotations
 
 import io
@@ -49,8 +50,10 @@ items:
     MANIFEST: "components:\n  cards: 3\n",
     "content/mini/rules/en.md": "# Mini\n\n## 1 Components\n\n- 3 cards\n\n## 2 Play\n\nPlay a card.\n",
     RULES: "# Mini\n\n## 1 Componentes\n\n- 3 cartas\n\n## 2 Juego\n\nJuega una carta.\n",
-    "content/mini/art/star.svg": ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="10" height="10">'
-                                  '<path d="M5,0 L6,4 L10,4 L7,6 L8,10 L5,7 L2,10 L3,6 L0,4 L4,4 Z" fill="#222"/></svg>\n'),
+    "content/mini/art/star.svg": (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="10" height="10">'
+        '<path d="M5,0 L6,4 L10,4 L7,6 L8,10 L5,7 L2,10 L3,6 L0,4 L4,4 Z" fill="#222"/></svg>\n'
+    ),
     "templates/layouts/mini/base.yaml": 'background: "#fbf8f1"\nboxes: []\n',
     LAYOUT: """\
 extends: mini/base
@@ -74,10 +77,19 @@ def bomb_png() -> bytes:
     """A 1-bit PNG of 30,000 x 30,000 pixels (900 megapixels) in a few kilobytes."""
     width = height = 30_000
     raw = (b"\x00" + b"\x00" * (width // 8)) * height
+
     def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
+
     ihdr = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(raw, 9))
+        + chunk(b"IEND", b"")
+    )
 
 
 def sub(path, old, new):
@@ -88,114 +100,248 @@ def sub(path, old, new):
 
 # name: (files to write over the base, expected). Expected: exit, code, file, line, key, message.
 CASES = {
-    "yaml-unclosed-bracket": (sub(COMP, "size: poker", "size: [poker"),
-                              dict(exit=2, code="yaml-syntax", file=COMP, line=4)),
-    "yaml-tab-indent": (sub(COMP, "    count: 2", "\tcount: 2"),
-                        dict(exit=2, code="yaml-syntax", file=COMP, line=10, message="tabs")),
-    "yaml-duplicate-key": (sub(COMP, "size: poker", "size: poker\nsize: mini"),
-                           dict(exit=2, code="duplicate-key", file=COMP, line=4, key="size")),
+    "yaml-unclosed-bracket": (
+        sub(COMP, "size: poker", "size: [poker"),
+        dict(exit=2, code="yaml-syntax", file=COMP, line=4),
+    ),
+    "yaml-tab-indent": (
+        sub(COMP, "    count: 2", "\tcount: 2"),
+        dict(exit=2, code="yaml-syntax", file=COMP, line=10, message="tabs"),
+    ),
+    "yaml-duplicate-key": (
+        sub(COMP, "size: poker", "size: poker\nsize: mini"),
+        dict(exit=2, code="duplicate-key", file=COMP, line=4, key="size"),
+    ),
     "yaml-empty-file": ({COMP: ""}, dict(exit=2, code="empty-file", file=COMP, line=1)),
-    "yaml-only-comments": ({COMP: "# nothing here yet\n"}, dict(exit=2, code="empty-file", file=COMP, line=1)),
-    "yaml-bom-mid-file": (sub(COMP, "size: poker", "size: \ufeffpoker\n\ufeff: x"),
-                          dict(exit=2, file=COMP, line=4)),
-    "yaml-not-utf8": ({COMP: BASE[COMP].replace("Carta", "Cart\xe1").encode("latin-1")},
-                      dict(exit=2, code="encoding", file=COMP, line=2)),
-    "yaml-python-tag": (sub(COMP, "size: poker", "size: !!python/object/apply:os.system [id]"),
-                        dict(exit=2, code="yaml-tag", file=COMP, line=3)),
-    "yaml-custom-tag": (sub(COMP, "size: poker", "size: !include sizes.yaml"),
-                        dict(exit=2, code="yaml-tag", file=COMP, line=3)),
-    "yaml-billion-laughs": ({COMP: BASE[COMP] + "bomb:\n" + "".join(
-        f"  l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9) if i else 'lol'}]\n" for i in range(9))},
-                            dict(exit=2, code="alias-bomb", file=COMP)),
-    "yaml-huge-string": (sub(COMP, "name: {en: Card, es: Carta}", "name: {en: " + "A" * 30000 + ", es: Carta}"),
-                         dict(exit=2, code="too-long", file=COMP, line=2)),
-    "type-count-text": (sub(COMP, "count: 2", "count: two"),
-                        dict(exit=2, code="schema", file=COMP, line=10, key="items[0].count")),
-    "type-count-negative": (sub(COMP, "count: 2", "count: -2"),
-                            dict(exit=2, code="schema", file=COMP, line=10, key="items[0].count")),
-    "type-count-billion": (sub(COMP, "count: 2", "count: 1000000000"),
-                           dict(exit=2, code="schema", file=COMP, line=10, key="items[0].count",
-                                message="less than or equal to 1000")),
-    "type-count-fraction": (sub(COMP, "count: 2", "count: 2.5"),
-                            dict(exit=2, code="schema", file=COMP, line=10, key="items[0].count")),
-    "type-languages-not-list": (sub(GAME, "languages: [en, es]", "languages: en"),
-                                dict(exit=2, code="schema", file=GAME, line=3, key="languages")),
-    "unknown-key-component": (sub(COMP, "layout: mini/card", "layuot: mini/card"),
-                              dict(exit=2, code="schema", file=COMP, line=4, key="layuot",
-                                   message="did you mean 'layout'?")),
-    "unknown-key-game": (sub(GAME, "languages: [en, es]", "languajes: [en, es]"),
-                         dict(exit=2, code="schema", file=GAME, line=3, key="languajes",
-                              message="did you mean 'languages'?")),
-    "unknown-key-manifest": (sub(MANIFEST, "components:", "componets:"),
-                             dict(exit=2, code="schema", file=MANIFEST, line=1, key="componets")),
-    "missing-required-layout": (sub(COMP, "layout: mini/card\n", ""),
-                                dict(exit=2, code="schema", file=COMP, key="layout", message="missing required key")),
-    "bad-language-code": (sub(GAME, "languages: [en, es]", "languages: [en, esp]"),
-                          dict(exit=2, code="schema", file=GAME, line=3, key="languages")),
-    "duplicate-language": (sub(GAME, "languages: [en, es]", "languages: [en, es, en]"),
-                           dict(exit=2, code="schema", file=GAME, line=3, key="languages")),
-    "text-not-a-language": (sub(COMP, "name: {en: Card, es: Carta}", "name: {english: Card, es: Carta}"),
-                            dict(exit=2, code="schema", file=COMP, line=2, key="name")),
-    "bad-item-id": (sub(COMP, "id: red-card", "id: Red Card!"),
-                    dict(exit=2, code="schema", file=COMP, line=9, key="items[0].id")),
-    "duplicate-item-id": (sub(COMP, "id: blue-card", "id: red-card"),
-                          dict(exit=2, code="duplicate-id", file=COMP, line=12)),
-    "game-id-not-folder": (sub(GAME, "id: mini", "id: maxi"),
-                           dict(exit=2, code="schema", file=GAME, line=1, key="id")),
-    "missing-layout": (sub(COMP, "layout: mini/card", "layout: mini/crad"),
-                       dict(exit=2, code="missing-layout", file=COMP, line=4, key="layout")),
-    "misspelt-box-kind": (sub(LAYOUT, "kind: rect", "kind: rectangle"),
-                          dict(exit=2, code="schema", file=LAYOUT, line=3, message="did you mean 'rect'?")),
-    "box-without-kind": (sub(LAYOUT, "{id: band, kind: rect, ", "{id: band, "),
-                         dict(exit=2, code="schema", file=LAYOUT, line=3, message="no 'kind'")),
-    "circular-extends": ({"templates/layouts/mini/base.yaml": "extends: mini/card\nboxes: []\n"},
-                         dict(exit=2, code="circular-extends", key="extends")),
-    "self-extends": ({"templates/layouts/mini/base.yaml": "extends: mini/base\nboxes: []\n"},
-                     dict(exit=2, code="circular-extends", file="templates/layouts/mini/base.yaml", line=1,
-                          key="extends")),
-    "unknown-size": (sub(COMP, "size: poker", "size: pokr"),
-                     dict(exit=2, code="unknown-size", file=COMP, line=3, key="size",
-                          message="did you mean 'poker'?")),
-    "bad-length-unit": (sub(LAYOUT, "h: 15, bleed", "h: 15px, bleed"),
-                        dict(exit=2, code="schema", file=LAYOUT, line=3, key="boxes[0].h")),
-    "unknown-paper": (sub(GAME, "papers: [a4]", "papers: [a44]"),
-                      dict(exit=2, code="unknown-size", file=GAME, key="print.papers", message="did you mean 'a4'?")),
-    "component-is-directory": ({"content/mini/components/extra.yaml/": None},
-                               dict(exit=2, code="not-a-file", file="content/mini/components/extra.yaml")),
-    "data-file-escapes": (sub(GAME, "icons:", "data_files: {secret: ../../outside.yaml}\nicons:"),
-                          dict(exit=2, code="path-refused", file=GAME, line=6, key="data_files.secret")),
-    "icon-absolute-path": (sub(GAME, "icons: {star: art/star.svg}", "icons: {star: /etc/passwd}"),
-                           dict(exit=2, code="path-refused", file=GAME, line=6, key="icons.star")),
-    "icon-missing": (sub(GAME, "icons: {star: art/star.svg}", "icons: {star: art/moon.svg}"),
-                     dict(exit=2, code="missing-art", file=GAME, line=6, key="icons.star")),
-    "manifest-negative": (sub(MANIFEST, "cards: 3", "cards: -3"),
-                          dict(exit=2, code="schema", file=MANIFEST, line=2, key="components.cards")),
-    "rules-duplicate-section": ({RULES: BASE[RULES] + "\n## 2 Juego otra vez\n\nOtra.\n"},
-                                dict(exit=2, code="rules-heading", file=RULES, line=11)),
-    "rules-unnumbered-heading": ({RULES: BASE[RULES].replace("## 2 Juego", "## Juego")},
-                                 dict(exit=2, code="rules-heading", file=RULES, line=7)),
+    "yaml-only-comments": (
+        {COMP: "# nothing here yet\n"},
+        dict(exit=2, code="empty-file", file=COMP, line=1),
+    ),
+    "yaml-bom-mid-file": (
+        sub(COMP, "size: poker", "size: \ufeffpoker\n\ufeff: x"),
+        dict(exit=2, file=COMP, line=4),
+    ),
+    "yaml-not-utf8": (
+        {COMP: BASE[COMP].replace("Carta", "Cart\xe1").encode("latin-1")},
+        dict(exit=2, code="encoding", file=COMP, line=2),
+    ),
+    "yaml-python-tag": (
+        sub(COMP, "size: poker", "size: !!python/object/apply:os.system [id]"),
+        dict(exit=2, code="yaml-tag", file=COMP, line=3),
+    ),
+    "yaml-custom-tag": (
+        sub(COMP, "size: poker", "size: !include sizes.yaml"),
+        dict(exit=2, code="yaml-tag", file=COMP, line=3),
+    ),
+    "yaml-billion-laughs": (
+        {
+            COMP: BASE[COMP]
+            + "bomb:\n"
+            + "".join(
+                f"  l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9) if i else 'lol'}]\n"
+                for i in range(9)
+            )
+        },
+        dict(exit=2, code="alias-bomb", file=COMP),
+    ),
+    "yaml-huge-string": (
+        sub(COMP, "name: {en: Card, es: Carta}", "name: {en: " + "A" * 30000 + ", es: Carta}"),
+        dict(exit=2, code="too-long", file=COMP, line=2),
+    ),
+    "type-count-text": (
+        sub(COMP, "count: 2", "count: two"),
+        dict(exit=2, code="schema", file=COMP, line=10, key="items[0].count"),
+    ),
+    "type-count-negative": (
+        sub(COMP, "count: 2", "count: -2"),
+        dict(exit=2, code="schema", file=COMP, line=10, key="items[0].count"),
+    ),
+    "type-count-billion": (
+        sub(COMP, "count: 2", "count: 1000000000"),
+        dict(
+            exit=2,
+            code="schema",
+            file=COMP,
+            line=10,
+            key="items[0].count",
+            message="less than or equal to 1000",
+        ),
+    ),
+    "type-count-fraction": (
+        sub(COMP, "count: 2", "count: 2.5"),
+        dict(exit=2, code="schema", file=COMP, line=10, key="items[0].count"),
+    ),
+    "type-languages-not-list": (
+        sub(GAME, "languages: [en, es]", "languages: en"),
+        dict(exit=2, code="schema", file=GAME, line=3, key="languages"),
+    ),
+    "unknown-key-component": (
+        sub(COMP, "layout: mini/card", "layuot: mini/card"),
+        dict(
+            exit=2, code="schema", file=COMP, line=4, key="layuot", message="did you mean 'layout'?"
+        ),
+    ),
+    "unknown-key-game": (
+        sub(GAME, "languages: [en, es]", "languajes: [en, es]"),
+        dict(
+            exit=2,
+            code="schema",
+            file=GAME,
+            line=3,
+            key="languajes",
+            message="did you mean 'languages'?",
+        ),
+    ),
+    "unknown-key-manifest": (
+        sub(MANIFEST, "components:", "componets:"),
+        dict(exit=2, code="schema", file=MANIFEST, line=1, key="componets"),
+    ),
+    "missing-required-layout": (
+        sub(COMP, "layout: mini/card\n", ""),
+        dict(exit=2, code="schema", file=COMP, key="layout", message="missing required key"),
+    ),
+    "bad-language-code": (
+        sub(GAME, "languages: [en, es]", "languages: [en, esp]"),
+        dict(exit=2, code="schema", file=GAME, line=3, key="languages"),
+    ),
+    "duplicate-language": (
+        sub(GAME, "languages: [en, es]", "languages: [en, es, en]"),
+        dict(exit=2, code="schema", file=GAME, line=3, key="languages"),
+    ),
+    "text-not-a-language": (
+        sub(COMP, "name: {en: Card, es: Carta}", "name: {english: Card, es: Carta}"),
+        dict(exit=2, code="schema", file=COMP, line=2, key="name"),
+    ),
+    "bad-item-id": (
+        sub(COMP, "id: red-card", "id: Red Card!"),
+        dict(exit=2, code="schema", file=COMP, line=9, key="items[0].id"),
+    ),
+    "duplicate-item-id": (
+        sub(COMP, "id: blue-card", "id: red-card"),
+        dict(exit=2, code="duplicate-id", file=COMP, line=12),
+    ),
+    "game-id-not-folder": (
+        sub(GAME, "id: mini", "id: maxi"),
+        dict(exit=2, code="schema", file=GAME, line=1, key="id"),
+    ),
+    "missing-layout": (
+        sub(COMP, "layout: mini/card", "layout: mini/crad"),
+        dict(exit=2, code="missing-layout", file=COMP, line=4, key="layout"),
+    ),
+    "misspelt-box-kind": (
+        sub(LAYOUT, "kind: rect", "kind: rectangle"),
+        dict(exit=2, code="schema", file=LAYOUT, line=3, message="did you mean 'rect'?"),
+    ),
+    "box-without-kind": (
+        sub(LAYOUT, "{id: band, kind: rect, ", "{id: band, "),
+        dict(exit=2, code="schema", file=LAYOUT, line=3, message="no 'kind'"),
+    ),
+    "circular-extends": (
+        {"templates/layouts/mini/base.yaml": "extends: mini/card\nboxes: []\n"},
+        dict(exit=2, code="circular-extends", key="extends"),
+    ),
+    "self-extends": (
+        {"templates/layouts/mini/base.yaml": "extends: mini/base\nboxes: []\n"},
+        dict(
+            exit=2,
+            code="circular-extends",
+            file="templates/layouts/mini/base.yaml",
+            line=1,
+            key="extends",
+        ),
+    ),
+    "unknown-size": (
+        sub(COMP, "size: poker", "size: pokr"),
+        dict(
+            exit=2,
+            code="unknown-size",
+            file=COMP,
+            line=3,
+            key="size",
+            message="did you mean 'poker'?",
+        ),
+    ),
+    "bad-length-unit": (
+        sub(LAYOUT, "h: 15, bleed", "h: 15px, bleed"),
+        dict(exit=2, code="schema", file=LAYOUT, line=3, key="boxes[0].h"),
+    ),
+    "unknown-paper": (
+        sub(GAME, "papers: [a4]", "papers: [a44]"),
+        dict(
+            exit=2, code="unknown-size", file=GAME, key="print.papers", message="did you mean 'a4'?"
+        ),
+    ),
+    "component-is-directory": (
+        {"content/mini/components/extra.yaml/": None},
+        dict(exit=2, code="not-a-file", file="content/mini/components/extra.yaml"),
+    ),
+    "data-file-escapes": (
+        sub(GAME, "icons:", "data_files: {secret: ../../outside.yaml}\nicons:"),
+        dict(exit=2, code="path-refused", file=GAME, line=6, key="data_files.secret"),
+    ),
+    "icon-absolute-path": (
+        sub(GAME, "icons: {star: art/star.svg}", "icons: {star: /etc/passwd}"),
+        dict(exit=2, code="path-refused", file=GAME, line=6, key="icons.star"),
+    ),
+    "icon-missing": (
+        sub(GAME, "icons: {star: art/star.svg}", "icons: {star: art/moon.svg}"),
+        dict(exit=2, code="missing-art", file=GAME, line=6, key="icons.star"),
+    ),
+    "manifest-negative": (
+        sub(MANIFEST, "cards: 3", "cards: -3"),
+        dict(exit=2, code="schema", file=MANIFEST, line=2, key="components.cards"),
+    ),
+    "rules-duplicate-section": (
+        {RULES: BASE[RULES] + "\n## 2 Juego otra vez\n\nOtra.\n"},
+        dict(exit=2, code="rules-heading", file=RULES, line=11),
+    ),
+    "rules-unnumbered-heading": (
+        {RULES: BASE[RULES].replace("## 2 Juego", "## Juego")},
+        dict(exit=2, code="rules-heading", file=RULES, line=7),
+    ),
     # Found while rendering: reported by pnp check as one error finding (exit 1), nothing printed.
-    "art-missing": (sub(LAYOUT, "src: art/photo.png", "src: art/foto.png"),
-                    dict(exit=1, code="missing-art", file="content/mini/art/foto.png")),
-    "art-corrupt": ({"content/mini/art/photo.png": b"this is not a png at all"},
-                    dict(exit=1, code="bad-art", file="content/mini/art/photo.png")),
-    "art-truncated": ({"content/mini/art/photo.png": png(236, 236)[:400]},
-                      dict(exit=1, code="bad-art", file="content/mini/art/photo.png")),
-    "art-decompression-bomb": ({"content/mini/art/photo.png": bomb_png()},
-                               dict(exit=1, code="bad-art", file="content/mini/art/photo.png",
-                                    message="decompression bomb")),
-    "art-outside-project": (sub(LAYOUT, "src: art/photo.png", "src: ../../../secret.png"),
-                            dict(exit=1, code="path-refused", file=LAYOUT, line=5)),
-    "jinja-unclosed": (sub(COMP, 'en: "Hits {{ power }} :star:"', 'en: "Hits {{ power :star:"'),
-                       dict(exit=1, code="template", file=COMP)),
-    "jinja-undefined": (sub(LAYOUT, 'text: "{{ label }}"', 'text: "{{ lable }}"'),
-                        dict(exit=1, code="template", file=LAYOUT, line=4, message="'lable' is undefined")),
-    "jinja-sandbox-escape": (sub(LAYOUT, 'text: "{{ label }}"', "text: \"{{ ''.__class__.__mro__ }}\""),
-                             dict(exit=1, code="template", file=LAYOUT, line=4, message="sandbox")),
-    "language-without-text": (sub(COMP, 'es: "Golpea {{ power }} :star:"}', 'fr: "Frappe {{ power }} :star:"}'),
-                              dict(exit=1, code="missing-language", message="no 'es' text")),
-    "unknown-icon": (sub(COMP, 'en: "Hits {{ power }} :star:"', 'en: "Hits {{ power }} :moon:"'),
-                     dict(exit=1, code="unknown-icon", file=LAYOUT, line=4)),
+    "art-missing": (
+        sub(LAYOUT, "src: art/photo.png", "src: art/foto.png"),
+        dict(exit=1, code="missing-art", file="content/mini/art/foto.png"),
+    ),
+    "art-corrupt": (
+        {"content/mini/art/photo.png": b"this is not a png at all"},
+        dict(exit=1, code="bad-art", file="content/mini/art/photo.png"),
+    ),
+    "art-truncated": (
+        {"content/mini/art/photo.png": png(236, 236)[:400]},
+        dict(exit=1, code="bad-art", file="content/mini/art/photo.png"),
+    ),
+    "art-decompression-bomb": (
+        {"content/mini/art/photo.png": bomb_png()},
+        dict(
+            exit=1, code="bad-art", file="content/mini/art/photo.png", message="decompression bomb"
+        ),
+    ),
+    "art-outside-project": (
+        sub(LAYOUT, "src: art/photo.png", "src: ../../../secret.png"),
+        dict(exit=1, code="path-refused", file=LAYOUT, line=5),
+    ),
+    "jinja-unclosed": (
+        sub(COMP, 'en: "Hits {{ power }} :star:"', 'en: "Hits {{ power :star:"'),
+        dict(exit=1, code="template", file=COMP),
+    ),
+    "jinja-undefined": (
+        sub(LAYOUT, 'text: "{{ label }}"', 'text: "{{ lable }}"'),
+        dict(exit=1, code="template", file=LAYOUT, line=4, message="'lable' is undefined"),
+    ),
+    "jinja-sandbox-escape": (
+        sub(LAYOUT, 'text: "{{ label }}"', "text: \"{{ ''.__class__.__mro__ }}\""),
+        dict(exit=1, code="template", file=LAYOUT, line=4, message="sandbox"),
+    ),
+    "language-without-text": (
+        sub(COMP, 'es: "Golpea {{ power }} :star:"}', 'fr: "Frappe {{ power }} :star:"}'),
+        dict(exit=1, code="missing-language", message="no 'es' text"),
+    ),
+    "unknown-icon": (
+        sub(COMP, 'en: "Hits {{ power }} :star:"', 'en: "Hits {{ power }} :moon:"'),
+        dict(exit=1, code="unknown-icon", file=LAYOUT, line=4),
+    ),
 }
 
 
@@ -219,7 +365,9 @@ def main() -> None:
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
-        (folder / "expected.yaml").write_text(yaml.safe_dump(expected, allow_unicode=True, sort_keys=False))
+        (folder / "expected.yaml").write_text(
+            yaml.safe_dump(expected, allow_unicode=True, sort_keys=False)
+        )
     print(f"{len(CASES)} cases")
 
 

@@ -5,6 +5,7 @@ XObject, a title, three lines of body text and a number, in the same embedded Tr
 and both run as fresh processes, so start-up and imports count on each side.
 Targets: ratio <= 1.5, PDF <= 0.5 MB, peak RSS <= 150 MB, no-op rebuild <= 0.5 s, check < 2 s.
 """
+
 from __future__ import annotations
 
 import os
@@ -37,7 +38,7 @@ boxes:
      align: center, valign: middle, color: "#f3e7c6"}
 """
 
-PLAIN = r'''
+PLAIN = r"""
 import sys
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -83,7 +84,7 @@ for start in range(0, n, 9):
         c.saveState(); c.translate(W - x - w, y); c.doForm("back"); c.restoreState()
     c.showPage()
 c.save()
-'''
+"""
 
 
 def make_project(folder: Path) -> None:
@@ -95,14 +96,17 @@ def make_project(folder: Path) -> None:
     (folder / "templates/layouts/bench/back.yaml").write_text(BACK)
     game = folder / "content/bench"
     (game / "components").mkdir(parents=True)
-    (game / "game.yaml").write_text("id: bench\ntitle: Bench\nlanguages: [en]\n"
-                                    "print: {papers: [a4], rotate: never}\n")
+    (game / "game.yaml").write_text(
+        "id: bench\ntitle: Bench\nlanguages: [en]\nprint: {papers: [a4], rotate: never}\n"
+    )
     items = "\n".join(
         f"  - id: c{i + 1}\n    data: {{title: Card {i + 1}, number: {i % 100}, "
-        f"body: \"Body line one of card {i + 1}\\nthe second line of text\\nand the third line ends here\"}}"
-        for i in range(N))
+        f'body: "Body line one of card {i + 1}\\nthe second line of text\\nand the third line ends here"}}'
+        for i in range(N)
+    )
     (game / "components/cards.yaml").write_text(
-        f"id: cards\nname: Cards\nsize: poker\nlayout: bench/card\nback: bench/back\nitems:\n{items}\n")
+        f"id: cards\nname: Cards\nsize: poker\nlayout: bench/card\nback: bench/back\nitems:\n{items}\n"
+    )
     (game / "manifest.yaml").write_text(f"components: {{cards: {N}}}\n")
 
 
@@ -110,7 +114,9 @@ def timed(cmd: list[str], cwd: Path) -> tuple[float, int]:
     """Wall time and peak RSS (MiB) of one fresh process."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     took = time.perf_counter() - start
     if status != 0:
@@ -126,26 +132,50 @@ def main() -> None:
         pnp = [sys.executable, "-m", "generator", "--root", str(folder)]
         plain_times, pnp_times, rss = [], [], []
         for _ in range(RUNS):
-            plain_times.append(timed([sys.executable, "plain.py", str(folder / "templates/fonts"),
-                                      str(folder / "plain.pdf"), str(N)], folder)[0])
+            plain_times.append(
+                timed(
+                    [
+                        sys.executable,
+                        "plain.py",
+                        str(folder / "templates/fonts"),
+                        str(folder / "plain.pdf"),
+                        str(N),
+                    ],
+                    folder,
+                )[0]
+            )
             took, peak = timed([*pnp, "print", "--force"], folder)
             pnp_times.append(took)
             rss.append(peak)
         noop = min(timed([*pnp, "print"], folder)[0] for _ in range(RUNS))
         pdf = folder / "output/bench/en/cards-a4.pdf"
-        check = min(timed([sys.executable, "-m", "generator", "--root", str(ROOT), "check"], ROOT)[0]
-                    for _ in range(RUNS))
+        check = min(
+            timed([sys.executable, "-m", "generator", "--root", str(ROOT), "check"], ROOT)[0]
+            for _ in range(RUNS)
+        )
         plain_t, pnp_t = statistics.median(plain_times), statistics.median(pnp_times)
         size_mb = pdf.stat().st_size / 1e6
         print(f"deck: {N} poker cards, duplex, 3x3 on A4, crop marks, one common back")
-        print(f"plain ReportLab:        {plain_t:.2f} s (median of {RUNS})  PDF {(folder / 'plain.pdf').stat().st_size / 1e6:.2f} MB")
+        print(
+            f"plain ReportLab:        {plain_t:.2f} s (median of {RUNS})  PDF {(folder / 'plain.pdf').stat().st_size / 1e6:.2f} MB"
+        )
         print(f"pnp print (full build): {pnp_t:.2f} s (median of {RUNS})")
-        print(f"pnp PDF size:           {size_mb:.2f} MB   target <= 0.5 MB   {'ok' if size_mb <= 0.5 else 'MISSED'}")
-        print(f"pnp peak RSS:           {max(rss)} MB   target <= 150 MB   {'ok' if max(rss) <= 150 else 'MISSED'}")
-        print(f"no-op rebuild:          {noop:.2f} s   target <= 0.5 s   {'ok' if noop <= 0.5 else 'MISSED'}")
-        print(f"pnp check, all games:   {check:.2f} s   target < 2 s   {'ok' if check < 2 else 'MISSED'}")
+        print(
+            f"pnp PDF size:           {size_mb:.2f} MB   target <= 0.5 MB   {'ok' if size_mb <= 0.5 else 'MISSED'}"
+        )
+        print(
+            f"pnp peak RSS:           {max(rss)} MB   target <= 150 MB   {'ok' if max(rss) <= 150 else 'MISSED'}"
+        )
+        print(
+            f"no-op rebuild:          {noop:.2f} s   target <= 0.5 s   {'ok' if noop <= 0.5 else 'MISSED'}"
+        )
+        print(
+            f"pnp check, all games:   {check:.2f} s   target < 2 s   {'ok' if check < 2 else 'MISSED'}"
+        )
         ratio = pnp_t / plain_t
-        print(f"ratio pnp / plain:      {ratio:.2f}   target <= 1.5   {'ok' if ratio <= 1.5 else 'MISSED'}")
+        print(
+            f"ratio pnp / plain:      {ratio:.2f}   target <= 1.5   {'ok' if ratio <= 1.5 else 'MISSED'}"
+        )
 
 
 if __name__ == "__main__":

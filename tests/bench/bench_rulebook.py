@@ -8,6 +8,7 @@ run that fills the picture cache, it times `render_rulebook` / `render_bilingual
 and prints the best and median times and the ratio of the best times (the goal is at most 1.1;
 the best of several runs is the least disturbed by other processes).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,8 +28,12 @@ from generator.project import Project  # noqa: E402
 
 def weasy_alone(content, html: str, out: Path, cache: Path) -> None:
     from weasyprint import HTML
-    HTML(string=html, base_url=(content.project.templates / "rulebook").as_uri() + "/",
-         url_fetcher=rulebook.url_fetcher(content, cache)).write_pdf(out)
+
+    HTML(
+        string=html,
+        base_url=(content.project.templates / "rulebook").as_uri() + "/",
+        url_fetcher=rulebook.url_fetcher(content, cache),
+    ).write_pdf(out)
 
 
 def main() -> int:
@@ -44,7 +49,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         cache = tmp / "cache"
-        print(f"{'edition':8} {'pages':>5} {'api best/median s':>18} {'weasy best/median s':>20} {'ratio':>6}")
+        print(
+            f"{'edition':8} {'pages':>5} {'api best/median s':>18} {'weasy best/median s':>20} {'ratio':>6}"
+        )
         for edition in editions:
             out = tmp / f"{'-'.join(edition)}.pdf"
             if len(edition) == 1:
@@ -65,8 +72,10 @@ def main() -> int:
                 t_weasy.append(time.perf_counter() - start)
             a, w = min(t_api), min(t_weasy)
             am, wm = statistics.median(t_api), statistics.median(t_weasy)
-            print(f"{'-'.join(edition):8} {result['pages']:>5} {a:>9.2f} /{am:>6.2f} "
-                  f"{w:>11.2f} /{wm:>6.2f} {a / w:>6.2f}")
+            print(
+                f"{'-'.join(edition):8} {result['pages']:>5} {a:>9.2f} /{am:>6.2f} "
+                f"{w:>11.2f} /{wm:>6.2f} {a / w:>6.2f}"
+            )
     return 0
 
 
