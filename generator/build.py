@@ -8,19 +8,25 @@ half-written PDF where a good one was. A lock keeps two builds off the same outp
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import json
+import multiprocessing
 import os
+import signal
+import stat
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.errors import ContentError
-from generator.project import Project
+from generator.limits import LIMITS
+from generator.project import Project, hash_into, used_files
 
 CODE_DIR = Path(__file__).resolve().parent
 
@@ -28,22 +34,17 @@ CODE_DIR = Path(__file__).resolve().parent
 def _hash_files(paths, h=None) -> str:
     h = h or hashlib.sha256()
     for path in sorted(set(paths)):
-        h.update(str(path).encode())
-        try:
-            h.update(path.read_bytes())
-        except OSError:
-            h.update(b"<missing>")
+        hash_into(h, path)  # never follows a symlink out, never blocks on a FIFO, bounded memory
     return h.hexdigest()
 
 
 def tree(folder: Path) -> list[Path]:
-    if not folder.is_dir():
-        return []
-    return [p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    """The files under `folder` a build can use (by kind); other files are never read."""
+    return used_files(folder)
 
 
 def code_hash() -> str:
-    return _hash_files(tree(CODE_DIR))[:16]
+    return _hash_files([p for p in CODE_DIR.rglob("*") if p.suffix in (".py", ".yaml")])[:16]
 
 
 @dataclass
@@ -80,10 +81,14 @@ class GameState:
 
 
 def _sha(path: Path) -> str | None:
+    h = hashlib.sha256()
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        with open(path, "rb") as fh:
+            while chunk := fh.read(1 << 20):
+                h.update(chunk)
     except OSError:
         return None
+    return h.hexdigest()
 
 
 def atomic_write(path: Path, data: bytes) -> None:
@@ -208,6 +213,33 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
 _CONTENT_CACHE: dict = {}
 
 
+class _Overtime(Exception):
+    pass
+
+
+def run_timed(root: str, target: Target, options: Options) -> dict:
+    """run_target under the per-target time limit: a stuck target is stopped and named."""
+    limit = LIMITS.time.target_seconds
+
+    def expire(signum, frame):
+        raise _Overtime()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        return run_target(root, target, options)
+    except _Overtime:
+        raise ContentError(
+            f"building this took over the {limit} s limit for one target; stopped",
+            target.path,
+            code="limit",
+            hint="something in its content is runaway (huge text, art or repeat)",
+        ) from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def run_target(root: str, target: Target, options: Options) -> dict:
     """Build one target (in a worker process or in-process) and return its manifest part."""
     from generator import sheets
@@ -291,33 +323,87 @@ def save_state(project: Project, game: str, state: GameState) -> None:
     )
 
 
+_LOCK_FD: int | None = None  # the held lock, so that forked workers can close their copy
+
+
+def _lock_error(path: Path, message: str, hint: str | None = None) -> ContentError:
+    return ContentError(message, path, hint=hint or "remove it; pnp makes its own", code="locked")
+
+
 @contextmanager
 def build_lock(project: Project):
     """One build at a time per project. The lock file sits at the project root, so a build
-    that stops on bad content leaves output/ untouched."""
+    that stops on bad content leaves output/ untouched. It is opened without following a
+    symlink (a planted link cannot make pnp truncate another file), and only the main process
+    holds it: workers close their inherited copy, so a killed main process frees it at once."""
+    global _LOCK_FD
     path = project.root / ".pnp.lock"
-    fh = open(path, "a+")
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
     try:
-        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise _lock_error(path, "the lock file is a symlink; refused") from None
+        if exc.errno == errno.EISDIR:
+            raise _lock_error(path, "the lock file is a directory") from None
+        raise _lock_error(
+            path,
+            f"cannot create the lock file ({exc.strerror})",
+            "check that the project folder is writable",
+        ) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise _lock_error(path, "the lock file is not a regular file; refused")
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        fh.seek(0)
-        holder = fh.read().strip() or "?"
-        fh.close()
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+        os.close(fd)
         raise ContentError(
             f"another pnp build is running on this project (pid {holder})",
             path,
             hint="wait for it to finish, then run again",
             code="locked",
         ) from None
-    fh.seek(0)
-    fh.truncate()
-    fh.write(str(os.getpid()))
-    fh.flush()
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    _LOCK_FD = fd
     try:
         yield
     finally:
-        fcntl.flock(fh, fcntl.LOCK_UN)
-        fh.close()
+        _LOCK_FD = None
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def _worker_init(parent: int) -> None:
+    """Runs first in every pool worker (forked from the main process `parent`)."""
+    global _LOCK_FD
+    if _LOCK_FD is not None:  # the lock is the main process's; our inherited copy must not keep it
+        os.close(_LOCK_FD)
+        _LOCK_FD = None
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is handled by the main process
+    _die_with_parent(parent)
+
+
+def _die_with_parent(parent: int) -> None:
+    """A worker must not outlive the main process (killed by the OOM killer, say)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (Linux)
+    except (OSError, AttributeError):
+        import threading
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
 
 
 class Progress:
@@ -342,6 +428,21 @@ class Progress:
 
 
 # ------------------------------------------------------------------ the build
+
+
+def _stop(pool: ProcessPoolExecutor, project: Project, plans: dict) -> None:
+    """Stop a parallel build at once: cancel what is queued, kill the workers (one may be deep in
+    WeasyPrint, which swallows KeyboardInterrupt), and remove their temporary files."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in workers:
+        proc.kill()
+    for proc in workers:
+        proc.join(timeout=2)
+    for game in plans:
+        folder = project.output / game
+        for stale in folder.rglob(".*.tmp") if folder.is_dir() else ():
+            stale.unlink(missing_ok=True)
 
 
 def build_manifest(game: str, targets: list[Target], state: GameState) -> dict:
@@ -387,16 +488,34 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
     if len(todo) <= 1 or jobs == 1:
         _CONTENT_CACHE.update({c.id: c for c in games})  # already loaded and checked here
         for t in todo:
-            done(t, run_target(str(project.root), t, options))
+            done(t, run_timed(str(project.root), t, options))
     else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
-            futures = {pool.submit(run_target, str(project.root), t, options): t for t in todo}
+        pool = ProcessPoolExecutor(
+            max_workers=min(jobs, len(todo)),
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=_worker_init,
+            initargs=(os.getpid(),),
+        )
+        try:
+            futures = {pool.submit(run_timed, str(project.root), t, options): t for t in todo}
             for future in as_completed(futures):
                 t = futures[future]
                 try:
                     done(t, future.result())
                 except ContentError as exc:
                     failures.append(exc.format())
+                except BrokenProcessPool:
+                    raise ContentError(
+                        "a build worker died (out of memory, or killed)",
+                        project.root / t.path,
+                        code="build-failed",
+                        hint="run again with -j 1 to see which target",
+                    ) from None
+        except BaseException:
+            # Ctrl-C or a failure: cancel the queue and stop the workers now, not after the queue.
+            _stop(pool, project, plans)
+            raise
+        pool.shutdown(wait=True)
     if failures:
         raise ContentError(failures[0], code="build-failed")
     for game, targets in plans.items():

@@ -19,6 +19,7 @@ from pathlib import Path
 from generator import templating
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError
+from generator.project import hash_into, used_files
 from generator.render import FaceRenderer
 
 DPI = 300
@@ -38,13 +39,13 @@ class Picture:
 def _digest_tree(h, folder: Path) -> None:
     if not folder.is_dir():
         return
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    for path in used_files(folder):
         h.update(str(path.relative_to(folder)).encode())
         stat = path.stat()
         if stat.st_size > 512 * 1024:  # fonts: size and mtime say enough, and hashing costs
             h.update(f"{stat.st_size}:{stat.st_mtime_ns}".encode())
         else:
-            h.update(path.read_bytes())
+            hash_into(h, path, name=False)
 
 
 def world_digest(content: GameContent) -> str:
@@ -54,10 +55,10 @@ def world_digest(content: GameContent) -> str:
         h.update((CODE / name).read_bytes())
     _digest_tree(h, content.project.layouts)
     _digest_tree(h, content.project.fonts)
-    for path in sorted(content.dir.rglob("*")):
-        if path.is_file() and path.suffix.lower() in (".svg", ".png", ".jpg", ".jpeg"):
+    for path in used_files(content.dir):
+        if path.suffix.lower() in (".svg", ".png", ".jpg", ".jpeg"):
             h.update(str(path.relative_to(content.dir)).encode())
-            h.update(path.read_bytes())
+            hash_into(h, path, name=False)
     return h.hexdigest()
 
 

@@ -4,6 +4,7 @@ the right exit code, file, line and key, no traceback, and writes nothing to out
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -69,7 +70,7 @@ def test_bad_input(tmp_path, case):
     printed = run_pnp(root, "print")
     assert printed.returncode == expected["exit"]
     text = printed.stderr.strip().splitlines()
-    lines = [l for l in text if not l.startswith(("pnp print: stopped", "0 error", "1 error"))]
+    lines = [ln for ln in text if not ln.startswith(("pnp print: stopped", "0 error", "1 error"))]
     assert len(lines) == 1, text
     assert expected.get("file", "") in lines[0]
     if expected.get("line"):
@@ -82,10 +83,14 @@ def test_unreadable_file_is_one_clear_error(tmp_path, monkeypatch):
     path = tmp_path / "cards.yaml"
     path.write_text("id: x\n")
 
-    def refuse(self):
-        raise PermissionError(13, "Permission denied")
+    real_open = os.open
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    def refuse(file, *args, **kwargs):
+        if os.fspath(file) == str(path):
+            raise PermissionError(13, "Permission denied")
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
     with pytest.raises(ContentError) as info:
         load_yaml(path)
     assert info.value.code == "unreadable" and "permission denied" in info.value.format()
