@@ -439,6 +439,7 @@ def _stop(pool: ProcessPoolExecutor, project: Project, plans: dict) -> None:
         proc.kill()
     for proc in workers:
         proc.join(timeout=2)
+    pool.shutdown(wait=True)  # the pool's own thread sees the workers gone and ends now
     for game in plans:
         folder = project.output / game
         for stale in folder.rglob(".*.tmp") if folder.is_dir() else ():

@@ -279,5 +279,5 @@ def main(argv=None) -> int:
         )
         return EXIT_CANNOT_RUN
     except KeyboardInterrupt:
-        print("pnp: interrupted", file=sys.stderr)
+        print("pnp: interrupted; build stopped, no partial files left", file=sys.stderr)
         return 130

@@ -3,10 +3,13 @@ read outside the project, nothing hangs or eats memory, and every failure is one
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 from conftest import ROOT, run_pnp
@@ -175,3 +178,114 @@ def test_lock_that_is_a_directory_is_a_located_error(tmp_path):
     (root / ".pnp.lock").mkdir()
     result = run_pnp(root, "print")
     assert result.returncode == 2 and ".pnp.lock" in one_line(result)
+
+
+# ------------------------------------------------------------------ 3. lock; 7. Ctrl-C
+
+
+def _big(root, decks=4, cards=300):
+    """A game of plain card decks: enough targets to keep two workers busy for a while."""
+    game = root / "content/big"
+    (game / "components").mkdir(parents=True)
+    (game / "game.yaml").write_text(
+        "id: big\ntitle: Big\nlanguages: [en, es]\nprint: {papers: [a4, letter]}\n"
+    )
+    (root / "templates/layouts/big").mkdir(parents=True)
+    (root / "templates/layouts/big/face.yaml").write_text(
+        "boxes:\n  - {kind: rect, x: 2, y: 2, w: 59, h: 84, stroke: '#222'}\n"
+        "  - {kind: text, text: 'Card {{ n }}', x: 5, y: 5, w: 53, h: 20, size: 14pt}\n"
+    )
+    items = "\n".join(f"  - {{id: c{i}, data: {{n: {i}}}}}" for i in range(cards))
+    for d in range(decks):
+        (game / f"components/d{d}.yaml").write_text(
+            f"id: d{d}\nname: Deck {d}\nsize: poker\nlayout: big/face\nitems:\n{items}\n"
+        )
+    counts = ", ".join(f"d{d}: {cards}" for d in range(decks))
+    (game / "manifest.yaml").write_text(f"components: {{{counts}}}\n")
+    return root
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as fh:
+            out += [int(c) for c in fh.read().split()]
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(") ")[-1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _start_build(root, *args):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.Popen(
+        [sys.executable, "-m", "generator", "--root", str(root), "print", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=root,
+        start_new_session=True,
+    )
+
+
+def _wait_for_workers(proc, n=2, timeout=120.0) -> list[int]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        workers = _children(proc.pid)
+        if len(workers) >= n:
+            time.sleep(1.0)  # let them start on their targets
+            return _children(proc.pid)
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    raise AssertionError("no workers started")
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
+def test_killing_only_the_main_process_frees_the_lock_at_once(tmp_path):
+    root = _big(mini(tmp_path / "p"))
+    proc = _start_build(root, "big", "-j", "2")
+    workers = _wait_for_workers(proc)
+    os.kill(proc.pid, signal.SIGKILL)  # the main process only, as the OOM killer would
+    proc.wait()
+    # Workers die with their parent ...
+    deadline = time.monotonic() + 10
+    while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(w) for w in workers), "orphaned workers still running"
+    # ... and never held the lock: the next build starts at once and completes.
+    again = run_pnp(root, "print", "big", "-j", "2")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "another pnp build" not in again.stderr
+    manifest = json.loads((root / "output/big/build-manifest.json").read_text())
+    assert len(manifest["files"]) == 4 * 2 * 2
+    assert not list((root / "output").rglob(".*.tmp"))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
+def test_ctrl_c_stops_a_parallel_build_promptly(tmp_path):
+    root = _big(mini(tmp_path / "p"))
+    proc = _start_build(root, "big", "-j", "2")
+    workers = _wait_for_workers(proc)
+    sent = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in a terminal reaches the whole process group
+    out, err = proc.communicate(timeout=60)
+    took = time.monotonic() - sent
+    print(f"\nCtrl-C: the build stopped {took:.2f} s after SIGINT")
+    assert proc.returncode == 130, out + err
+    lines = [ln for ln in err.splitlines() if ln.strip() and not ln.startswith("[")]
+    assert lines == ["pnp: interrupted; build stopped, no partial files left"], err  # one line
+    assert "Traceback" not in err
+    assert not any(_alive(w) for w in workers)
+    assert not list((root / "output").rglob(".*.tmp"))
+    built = [p for p in (root / "output/big").rglob("*.pdf")]
+    assert len(built) < 4 * 2 * 2, "the queue ran to the end instead of stopping"
+    # The 2 s target lives in the bench; here only a bound no healthy run comes near.
+    assert took < 15, took
+    # The lock is free and the next build repairs everything.
+    assert run_pnp(root, "print", "big", "-j", "2").returncode == 0
