@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -37,7 +38,9 @@ def _parser() -> argparse.ArgumentParser:
         help="also write print-shop PDFs: one face per page with TrimBox and BleedBox",
     )
     pr.add_argument("--force", action="store_true", help="rebuild even unchanged targets")
-    pr.add_argument("-j", "--jobs", type=int, default=0, help="parallel jobs (default: all cores)")
+    pr.add_argument(
+        "-j", "--jobs", type=_jobs, default=0, help="parallel jobs (default: all cores)"
+    )
 
     ck = sub.add_parser("check", help="validate games without writing anything")
     ck.add_argument("games", nargs="*")
@@ -62,17 +65,32 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _offset(text: str | None):
+    from generator.limits import LIMITS
+
     if text is None:
         return None
+    biggest = LIMITS.lengths.offset_max
     try:
         x, y = (float(v) for v in text.split(","))
+        if not all(math.isfinite(v) and abs(v) <= biggest for v in (x, y)):
+            raise ValueError
         return (x, y)
     except ValueError:
         raise ContentError(
-            f"--back-offset '{text}' is not X,Y in mm",
+            f"--back-offset '{text}' is not X,Y in mm, each between -{biggest} and {biggest}",
             code="usage",
             hint="e.g. --back-offset 0.5,-0.3",
         ) from None
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if not 0 <= value <= 256:
+        raise argparse.ArgumentTypeError(f"{value} is out of range 0-256 (0: all cores)")
+    return value
 
 
 def _load(project, names):
@@ -255,6 +273,10 @@ def main(argv=None) -> int:
     try:
         from generator.project import Project, find_project
 
+        if args.root and not args.root.is_dir():
+            raise ContentError(
+                "--root is not a folder", args.root, code="usage", hint="give the project folder"
+            )
         project = Project(args.root.resolve()) if args.root else find_project()
         command = {"print": cmd_print, "check": cmd_check, "i18n": cmd_i18n, "schema": cmd_schema}[
             args.command

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,10 @@ from pydantic import BaseModel, ValidationError
 
 from generator import model, templating
 from generator.errors import ContentError
+from generator.limits import LIMITS, exceeded
 from generator.project import Project, inside
 from generator.sizes import face_size
+from generator.units import MM
 from generator.yamlload import YDict, load_yaml, locate
 
 
@@ -149,6 +152,16 @@ def _expand_items(
         matrix = comp.matrix
         line = raw.line_of("matrix")
         keys = list(matrix.over)
+        planned = len(items) + math.prod(len(v) for v in matrix.over.values())
+        if planned > LIMITS.counts.items_per_component:
+            raise exceeded(
+                "the number of items (matrix included)",
+                f"{planned:,}",
+                f"{LIMITS.counts.items_per_component:,}",
+                file=file,
+                line=line,
+                key="matrix.over",
+            )
         templating.check_syntax(matrix.id)
         for values in itertools.product(*(matrix.over[k] for k in keys)):
             data = {**matrix.data, **dict(zip(keys, values))}
@@ -181,6 +194,26 @@ def _expand_items(
             )
         seen[item.id] = item
     return items
+
+
+def _check_face(size: tuple[float, float], comp: model.Component, game: model.Game) -> None:
+    """A face must be printable: within the size budget, and bigger than twice its bleed."""
+    w, h = (v / MM for v in size)
+    low, high = LIMITS.lengths.face_min, LIMITS.lengths.face_max
+    if not (low <= w <= high and low <= h <= high):
+        raise ContentError(
+            f"size {w:g} x {h:g} mm is out of range ({low:g}-{high:g} mm a side)",
+            hint="bigger faces are printed in tiles; a real card is 20-150 mm",
+            code="limit",
+        )
+    printing = comp.print if comp.print and "bleed" in comp.print.model_fields_set else game.print
+    bleed = printing.bleed.points / MM
+    if 2 * bleed >= min(w, h):
+        raise ContentError(
+            f"bleed {bleed:g} mm is too large for a {w:g} x {h:g} mm face",
+            hint="bleed is usually 3 mm; it must be less than half the smaller side",
+            code="limit",
+        )
 
 
 def load_game(project: Project, game_id: str) -> GameContent:
@@ -249,12 +282,21 @@ def load_game(project: Project, game_id: str) -> GameContent:
             )
         try:
             size = face_size(project, comp.size)
+            _check_face(size, comp, game)
         except ContentError as exc:
             raise exc.located(comp_file, raw.line_of("size"), "size")
         items = _expand_items(comp, raw, comp_file, game)
         _load_layouts(project, comp, items, raw, comp_file)
         components.append(ComponentSpec(comp, comp_file, dict(raw.key_lines), items, size))
         files.append(comp_file)
+    copies = sum(c.total for c in components)
+    if copies > LIMITS.counts.copies_total:
+        raise exceeded(
+            "the number of copies in the game",
+            f"{copies:,}",
+            f"{LIMITS.counts.copies_total:,}",
+            file=game_file,
+        )
     _check_paths_and_papers(project, game, raw_game, game_file, game_dir, components)
     rules = _load_rules(game_dir, game)
     manifest, manifest_raw = None, None

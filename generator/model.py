@@ -10,16 +10,21 @@ import re
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
+    Tag,
+    ValidationInfo,
     WithJsonSchema,
     field_validator,
     model_validator,
 )
 
-from generator.units import Length, parse_length
+from generator.limits import LIMITS
+from generator.units import MM, Length, parse_length
 
 ID_RE = r"^[a-z0-9][a-z0-9_-]*$"
 LANG_RE = re.compile(r"^[a-z]{2}$")
@@ -28,7 +33,11 @@ MAX_COUNT = 1000  # copies of one item; anything above is a typo, not a print ru
 
 class Strict(BaseModel):
     model_config = ConfigDict(
-        extra="forbid", arbitrary_types_allowed=True, frozen=False, populate_by_name=True
+        extra="forbid",
+        arbitrary_types_allowed=True,
+        frozen=False,
+        populate_by_name=True,
+        allow_inf_nan=False,  # NaN or infinity must never reach a PDF or the manifest
     )
 
 
@@ -62,6 +71,39 @@ AbsLength = Annotated[
     BeforeValidator(lambda v: parse_length(v, allow_percent=False)),
     WithJsonSchema(_LENGTH_SCHEMA),
 ]
+
+
+def within(
+    low: float | None = None, high: float | None = None, *, above: bool = False, unit: str = "mm"
+):
+    """A range for an absolute length (budgets in limits.yaml): `above` makes `low` exclusive."""
+    scale = MM if unit == "mm" else 1.0
+
+    def check(value: Length) -> Length:
+        if value.fraction is not None:
+            return value
+        v = value.points / scale
+        too_low = low is not None and (v <= low if above else v < low)
+        if too_low or (high is not None and v > high):
+            lo = "" if low is None else f"{'more than' if above else 'at least'} {low:g} {unit}"
+            hi = "" if high is None else f"at most {high:g} {unit}"
+            raise ValueError(
+                f"{v:g} {unit} is out of range: {' and '.join(filter(None, [lo, hi]))}"
+            )
+        return value
+
+    return AfterValidator(check)
+
+
+Positive = within(0, above=True)
+NonNegative = within(0)
+TextSize = within(
+    LIMITS.lengths.text_size_pt_min, LIMITS.lengths.text_size_pt_max, above=True, unit="pt"
+)
+Stroke = within(0, LIMITS.lengths.stroke_max)
+FaceSide = within(LIMITS.lengths.face_min, LIMITS.lengths.face_max)
+Angle = Annotated[float, Field(ge=-LIMITS.angles.max_abs_deg, le=LIMITS.angles.max_abs_deg)]
+DashLength = Annotated[float, Field(gt=0, le=1000)]
 Colour = str  # "#rrggbb", "#rgb", a CSS name, or a Jinja template that gives one
 Id = Annotated[str, Field(pattern=ID_RE, max_length=64)]
 
@@ -78,7 +120,7 @@ class BoxBase(Strict):
     if_: str | None = Field(
         None, alias="if", description="Jinja expression; the box is drawn only when true"
     )
-    rotate: float | str = Field(
+    rotate: Angle | str = Field(
         0, description="degrees counter-clockwise about the box centre, or an expression"
     )
     bleed: bool = Field(
@@ -90,13 +132,13 @@ class BoxBase(Strict):
 class StrokeFill(BoxBase):
     fill: Colour | None = None
     stroke: Colour | None = None
-    stroke_width: AbsLength = Length(0.5)
-    dash: list[float] | None = None
+    stroke_width: Annotated[AbsLength, Stroke] = Length(0.5)
+    dash: list[DashLength] | None = Field(None, max_length=20)
 
 
 class RectBox(StrokeFill):
     kind: Literal["rect"]
-    radius: AbsLength = Length(0)
+    radius: Annotated[AbsLength, NonNegative] = Length(0)
 
 
 class EllipseBox(StrokeFill):
@@ -110,16 +152,16 @@ class LineBox(BoxBase):
     x2: LengthT
     y2: LengthT
     stroke: Colour = "#000000"
-    stroke_width: AbsLength = Length(0.5)
-    dash: list[float] | None = None
+    stroke_width: Annotated[AbsLength, Stroke] = Length(0.5)
+    dash: list[DashLength] | None = Field(None, max_length=20)
 
 
 class PolygonBox(StrokeFill):
     """Points are in a local grid of `viewbox` units, scaled into x, y, w, h."""
 
     kind: Literal["polygon"]
-    points: list[tuple[float, float]] = Field(min_length=2)
-    viewbox: tuple[float, float] = (100, 100)
+    points: list[tuple[float, float]] = Field(min_length=2, max_length=10_000)
+    viewbox: tuple[Annotated[float, Field(gt=0)], Annotated[float, Field(gt=0)]] = (100, 100)
     closed: bool = True
 
 
@@ -128,14 +170,14 @@ class TextBox(BoxBase):
     text: LangText
     font: str = "gothic"
     style: Literal["regular", "bold", "black"] = "regular"
-    size: AbsLength = Length(10)
-    min_size: AbsLength | None = None
+    size: Annotated[AbsLength, TextSize] = Length(10)
+    min_size: Annotated[AbsLength, TextSize] | None = None
     leading: float = Field(1.2, gt=0.5, le=3)
     color: Colour = "#000000"
     align: Literal["left", "center", "right"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"
     wrap: bool = True
-    padding: AbsLength = Length(0)
+    padding: Annotated[AbsLength, NonNegative] = Length(0)
 
 
 class ImageBox(BoxBase):
@@ -152,15 +194,17 @@ class SlotsBox(StrokeFill):
 
     kind: Literal["slots"]
     n: int | str = Field(description="count, or a Jinja expression giving one")
-    size: AbsLength | None = Field(None, description="slot size; default fits the box")
-    gap: AbsLength = Length(1)
+    size: Annotated[AbsLength, Positive] | None = Field(
+        None, description="slot size; default fits the box"
+    )
+    gap: Annotated[AbsLength, NonNegative] = Length(1)
     shape: Literal["rect", "circle"] = "rect"
-    radius: AbsLength = Length(0.6)
+    radius: Annotated[AbsLength, NonNegative] = Length(0.6)
     direction: Literal["row", "column"] = "row"
     align: Literal["start", "center", "end"] = "start"
     labels: list[str] | str | None = None
     label_color: Colour = "#000000"
-    label_size: AbsLength | None = None
+    label_size: Annotated[AbsLength, TextSize] | None = None
 
 
 class RepeatBox(BoxBase):
@@ -174,7 +218,7 @@ class RepeatBox(BoxBase):
     layout: str = Field(description="the layout drawn in each cell")
     cols: int = Field(1, ge=1, le=50)
     rows: int | None = Field(None, ge=1, le=50, description="default: as many as the list needs")
-    gap: AbsLength = Length(0)
+    gap: Annotated[AbsLength, NonNegative] = Length(0)
 
 
 Box = Annotated[
@@ -205,18 +249,21 @@ class Layout(Strict):
 # ---------------------------------------------------------------- content
 
 
+_OFFSET = within(-LIMITS.lengths.offset_max, LIMITS.lengths.offset_max)
+
+
 class Offset(Strict):
-    x: AbsLength = Length(0)
-    y: AbsLength = Length(0)
+    x: Annotated[AbsLength, _OFFSET] = Length(0)
+    y: Annotated[AbsLength, _OFFSET] = Length(0)
 
 
 class PrintSettings(Strict):
-    papers: list[str] = Field(["a4"], min_length=1)
-    bleed: AbsLength = Field(parse_length("3mm"))
-    margin: AbsLength = Field(
+    papers: list[str] = Field(["a4"], min_length=1, max_length=10)
+    bleed: Annotated[AbsLength, within(0, LIMITS.lengths.bleed_max)] = Field(parse_length("3mm"))
+    margin: Annotated[AbsLength, within(0, LIMITS.lengths.margin_max)] = Field(
         parse_length("5mm"), description="printer-safe margin: nothing closer to the edge"
     )
-    gutter: AbsLength = Length(0)
+    gutter: Annotated[AbsLength, within(0, LIMITS.lengths.margin_max)] = Length(0)
     crop_marks: bool = True
     duplex: Literal["long-edge", "short-edge"] = "long-edge"
     back_offset: Offset = Offset()
@@ -224,15 +271,22 @@ class PrintSettings(Strict):
     cut_lines: bool = Field(
         False, description="draw every trim line across the sheet (token sheets)"
     )
-    overlap: AbsLength = Field(
+    overlap: Annotated[AbsLength, within(0, 100)] = Field(
         parse_length("10mm"), description="tiles of a face bigger than the sheet overlap by this"
     )
     one_per_page: bool = Field(False, description="also write print-shop PDFs, one face per page")
 
+    @field_validator("papers")
+    @classmethod
+    def _once_each(cls, value):
+        if len(set(value)) != len(value):
+            raise ValueError("a paper is listed twice")
+        return value
+
 
 class SizeSpec(Strict):
-    w: AbsLength
-    h: AbsLength
+    w: Annotated[AbsLength, FaceSide]
+    h: Annotated[AbsLength, FaceSide]
 
 
 class Item(Strict):
@@ -256,7 +310,10 @@ class Component(Strict):
     id: Id
     name: LangText
     kind: Literal["card", "tile", "board", "token", "standee"] = "card"
-    size: str | SizeSpec = "poker"
+    size: Annotated[
+        Annotated[str, Tag("name")] | Annotated[SizeSpec, Tag("w-h")],
+        Discriminator(lambda v: "w-h" if isinstance(v, (dict, SizeSpec)) else "name"),
+    ] = "poker"
     layout: str
     back: str | None = None
     data: dict[str, Any] = {}
@@ -272,7 +329,17 @@ class Component(Strict):
 
 
 class RulebookSettings(Strict):
-    papers: list[str] | None = Field(None, description="default: the game's print papers")
+    papers: list[str] | None = Field(
+        None, max_length=10, description="default: the game's print papers"
+    )
+
+    @field_validator("papers")
+    @classmethod
+    def _once_each(cls, value):
+        if value and len(set(value)) != len(value):
+            raise ValueError("a paper is listed twice")
+        return value
+
     bilingual: list[tuple[str, str]] = Field(
         [], description="side-by-side editions, e.g. [[es, en]]"
     )
@@ -299,6 +366,21 @@ class Game(Strict):
                 raise ValueError(f"'{code}' is not an ISO 639-1 language code (es, ko, en)")
         if len(set(value)) != len(value):
             raise ValueError("a language is listed twice")
+        return value
+
+    @field_validator("rulebook")
+    @classmethod
+    def _bilingual_languages(cls, value, info: ValidationInfo):
+        languages = info.data.get("languages") or []
+        for pair in value.bilingual:
+            for code in pair:
+                if code not in languages:
+                    raise ValueError(
+                        f"bilingual names '{code}', which is not in languages "
+                        f"({', '.join(languages)})"
+                    )
+            if pair[0] == pair[1]:
+                raise ValueError(f"bilingual pairs '{pair[0]}' with itself")
         return value
 
 

@@ -20,6 +20,7 @@ from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError, Finding, rel
 from generator.fonts import FontBook, fontbook
 from generator.layouts import LayoutStore, store
+from generator.limits import LIMITS, exceeded
 from generator.project import inside
 
 MIN_DPI = 300
@@ -171,8 +172,14 @@ class FaceRenderer:
                 code="template",
                 hint="the expression must give a list",
             )
-        if len(elements) > 500:
-            raise ContentError(f"repeat over {len(elements)} elements (limit 500)", code="schema")
+        # Cells multiply through nested repeats: the budget is on the product, per face.
+        cells = ctx.get("_repeat_cells", 1) * max(1, len(elements))
+        if cells > LIMITS.counts.repeat_cells:
+            raise exceeded(
+                f"repeat over '{box.over}': the cells (nested repeats multiplied)",
+                f"{cells:,}",
+                f"{LIMITS.counts.repeat_cells:,}",
+            )
         cols = box.cols
         rows = box.rows or max(1, -(-len(elements) // cols))
         gap = box.gap.points
@@ -186,6 +193,7 @@ class FaceRenderer:
                 "cell": templating.localize(element, self.lang, self.languages),
                 "index": i,
                 "count": len(elements),
+                "_repeat_cells": cells,
             }
             out.append((cell, cell_ctx))
         return out

@@ -310,6 +310,8 @@ def _template_line(tb) -> int | None:
 
 
 def _explain(exc: Exception) -> tuple[str, str]:
+    if isinstance(exc, RecursionError):
+        return "template nested or recursing too deeply", "simplify the expression or macro"
     if isinstance(exc, SecurityError):
         return (
             f"template refused by the sandbox: {exc}",
@@ -332,7 +334,7 @@ def run_jinja(text: str, ctx: dict, file: Path, first_line: int, key: str | None
         return text
     try:
         template = templating.ENV.from_string(text)
-    except TemplateError as exc:
+    except (TemplateError, RecursionError) as exc:
         message, hint = _explain(exc)
         line = first_line + (getattr(exc, "lineno", 1) or 1) - 1
         raise ContentError(message, file, line, key, hint, code="rules-template") from None
@@ -350,6 +352,7 @@ def run_jinja(text: str, ctx: dict, file: Path, first_line: int, key: str | None
         AttributeError,
         KeyError,
         IndexError,
+        RecursionError,
     ) as exc:
         line = _template_line(exc.__traceback__)
         message, hint = _explain(exc)
