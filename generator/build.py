@@ -8,6 +8,7 @@ half-written PDF where a good one was. A lock keeps two builds off the same outp
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import hashlib
@@ -91,14 +92,31 @@ def _sha(path: Path) -> str | None:
     return h.hexdigest()
 
 
+def write_error(exc: OSError, path: Path) -> ContentError:
+    """A file-system failure (full disk, read-only folder, a file where a folder should be) as
+    one located line naming the path that could not be written."""
+    where = Path(exc.filename) if getattr(exc, "filename", None) else path
+    return ContentError(
+        f"cannot write ({exc.strerror or exc})",
+        where,
+        code="write-failed",
+        hint="check that output/ is a writable folder with free space",
+    )
+
+
 def atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise write_error(exc, path) from None
 
 
 def settings_for(content, comp, options: Options):
@@ -250,7 +268,10 @@ def run_target(root: str, target: Target, options: Options) -> dict:
     if content is None:
         content = _CONTENT_CACHE[target.game] = load_game(project, target.game)
     out = project.root / target.path
-    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise write_error(exc, out.parent) from None
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     if target.kind in ("rulebook", "bilingual-rulebook"):
         return _run_rulebook(content, target, out, tmp)
@@ -275,9 +296,11 @@ def _committed(tmp: Path, out: Path):
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp, out)
+    except OSError as exc:
+        raise write_error(exc, out) from None
     finally:
-        if tmp.exists():
-            tmp.unlink()
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
 
 
 def _run_rulebook(content, target: Target, out: Path, tmp: Path) -> dict:
@@ -522,7 +545,10 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
     for game, targets in plans.items():
         manifest = build_manifest(game, targets, states[game])
         path = project.output / game / "build-manifest.json"
-        data = json.dumps(manifest, ensure_ascii=False, separators=(",", ":")).encode()
+        # Strict JSON: a NaN or infinity here is a bug upstream, never written as 'NaN'.
+        data = json.dumps(
+            manifest, ensure_ascii=False, separators=(",", ":"), allow_nan=False
+        ).encode()
         if not path.exists() or path.read_bytes() != data:
             atomic_write(path, data)
     return {"built": len(todo), "total": sum(len(t) for t in plans.values())}

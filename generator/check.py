@@ -14,6 +14,7 @@ from collections import Counter
 from generator.content import GameContent
 from generator.errors import ContentError, Finding, rel
 from generator.render import FaceRenderer
+from generator.rulebook_check import check_rulebooks
 
 
 def check_game(content: GameContent) -> list[Finding]:
@@ -26,6 +27,7 @@ def check_game(content: GameContent) -> list[Finding]:
     findings += validate_game(content)
     for lang in content.languages:
         findings += check_faces(content, lang)
+    findings += check_rulebooks(content)  # what print runs of them before WeasyPrint
     for f in findings:
         f.game = content.id
     return apply(content.dir, collapse(findings), content.project.root, content.id)

@@ -291,6 +291,12 @@ def main(argv=None) -> int:
             print(json.dumps([Finding.from_error(exc).as_dict()], ensure_ascii=False))
         print(f"pnp: error: {exc.format()}", file=sys.stderr)
         return EXIT_CANNOT_RUN
+    except OSError as exc:  # file-system state (a full disk, a read-only folder): name the path
+        if args.debug:
+            raise
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        print(f"pnp: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_CANNOT_RUN
     except Exception as exc:  # a bug in pnp, not in the content: say so, briefly
         if args.debug:
             raise

@@ -6,6 +6,8 @@ origin at the face's bottom-left trim corner, in points. One engine serves every
 
 from __future__ import annotations
 
+import math
+
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -603,11 +605,16 @@ def _number(value, ctx: dict, what: str, cast):
         return cast(value)
     result = templating.evaluate(value, ctx)
     try:
-        return cast(result)
-    except (TypeError, ValueError):
+        number = cast(result)
+    except (TypeError, ValueError, OverflowError):
         raise ContentError(
             f"{what} '{value}' gives {result!r}, not a number", code="template"
         ) from None
+    if not math.isfinite(number) or abs(number) > 1e6:  # NaN must never reach a PDF
+        raise ContentError(
+            f"{what} '{value}' gives {result!r}, not a usable number", code="template"
+        )
+    return number
 
 
 def _fit(src_w: float, src_h: float, r: Rect, mode: str) -> tuple[float, float, float, float]:

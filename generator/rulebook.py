@@ -378,6 +378,8 @@ def anchor(prefix: str, number: str) -> str:
 class _Builder:
     """Builds the HTML pieces of one or two languages of one game."""
 
+    face_cache = FaceCache  # `pnp check` swaps in one that validates figures without drawing
+
     def __init__(self, content: GameContent, cache_dir: Path | None):
         self.content = content
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache(content)
@@ -437,7 +439,7 @@ class _Builder:
             # the reference's numbering first, then "which section is missing here"
             check_alignment(load_source(content, reference_lang).rules, source.rules)
         check_numbering(source.rules)
-        faces = FaceCache(content, lang, self.cache_dir, self.world)
+        faces = self.face_cache(content, lang, self.cache_dir, self.world)
         blocks = Blocks()
         icons = self.icons(lang)
         data = RulesData(content, lang, faces, blocks, icons, self.glossary)
@@ -590,9 +592,9 @@ def _toc(language: LanguageHtml, max_depth: int = 2) -> list[SectionHtml]:
 
 
 def _single_html(
-    content: GameContent, lang: str, paper: str, cache_dir: Path | None
+    content: GameContent, lang: str, paper: str, cache_dir: Path | None, builder_class=None
 ) -> tuple[str, LanguageHtml]:
-    builder = _Builder(content, cache_dir)
+    builder = (builder_class or _Builder)(content, cache_dir)
     language = builder.language(lang)
     html = _render_page(
         content,
@@ -609,7 +611,12 @@ def _single_html(
 
 
 def _bilingual_html(
-    content: GameContent, lang_a: str, lang_b: str, paper: str, cache_dir: Path | None
+    content: GameContent,
+    lang_a: str,
+    lang_b: str,
+    paper: str,
+    cache_dir: Path | None,
+    builder_class=None,
 ) -> tuple[str, LanguageHtml, LanguageHtml]:
     if lang_a == lang_b:
         raise ContentError(
@@ -617,7 +624,7 @@ def _bilingual_html(
             code="rules-bilingual",
             hint="e.g. es and en",
         )
-    builder = _Builder(content, cache_dir)
+    builder = (builder_class or _Builder)(content, cache_dir)
     a = builder.language(lang_a, "a")
     b = builder.language(lang_b, "b")
     check_alignment(a.source.rules, b.source.rules)
