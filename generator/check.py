@@ -27,7 +27,13 @@ def check_game(content: GameContent) -> list[Finding]:
     findings += validate_game(content)
     for lang in content.languages:
         findings += check_faces(content, lang)
-    findings += check_rulebooks(content)  # what print runs of them before WeasyPrint
+    # What print runs of the rulebooks before WeasyPrint. A problem the faces already showed
+    # (an icon, a data template) is not repeated once per rulebook language.
+    seen = {(f.code, f.file) for f in findings}
+    for f in check_rulebooks(content):
+        if (f.code, f.file) not in seen:
+            seen.add((f.code, f.file))
+            findings.append(f)
     for f in findings:
         f.game = content.id
     return apply(content.dir, collapse(findings), content.project.root, content.id)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -169,13 +170,14 @@ def _expand_items(
                 item_id = templating.render(matrix.id, {**game.data, **comp.data, **data}).strip()
             except ContentError as exc:
                 raise exc.located(file, line, "matrix.id")
-            if not item_id or not all(c.isalnum() or c in "-_" for c in item_id):
+            # The same rule as a written id (ASCII, at most 64): ids become file names.
+            if len(item_id) > 64 or not re.fullmatch(model.ID_RE, item_id.lower()):
                 raise ContentError(
                     f"matrix id gives '{item_id}', not a valid item id",
                     file,
                     line,
                     "matrix.id",
-                    "use letters, digits, '-' and '_'",
+                    "use a-z, 0-9, '-' and '_', at most 64 characters",
                     code="schema",
                 )
             items.append(

@@ -112,25 +112,12 @@ class FaceCache:
         px_w = max(8, round(width_pt / 72 * DPI))
         scale = px_w / w
         px_h = max(8, round(h * scale))
-        key = hashlib.sha256(
-            json.dumps(
-                [
-                    self.world,
-                    self.lang,
-                    comp.id,
-                    layout,
-                    side,
-                    round(w, 3),
-                    round(h, 3),
-                    px_w,
-                    px_h,
-                    ctx,
-                ],
-                sort_keys=True,
-                default=repr,
-                ensure_ascii=False,
-            ).encode()
-        ).hexdigest()[:24]
+        parts = [self.world, self.lang, comp.id, layout, side, round(w, 3), round(h, 3), px_w, px_h]
+        try:
+            state = json.dumps([*parts, ctx], sort_keys=True, default=repr, ensure_ascii=False)
+        except (TypeError, ValueError):  # keys of mixed types (1 and "a") cannot be sorted
+            state = repr([*parts, ctx])
+        key = hashlib.sha256(state.encode()).hexdigest()[:24]
         path = self.folder / f"{self.content.id}-{comp.id}-{item.id}-{side}-{key}.png"
         if not path.exists():
             self._draw(path, layout, ctx, w, h, scale)

@@ -20,7 +20,10 @@ class Project:
     root: Path
 
     def __post_init__(self) -> None:
+        # The project is its folder, plus wherever its templates/ really is (a designer may
+        # share one template library between projects with a symlinked templates/ folder).
         _ROOTS.add(os.path.realpath(self.root))
+        _ROOTS.add(os.path.realpath(self.root / "templates"))
 
     @property
     def content(self) -> Path:

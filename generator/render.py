@@ -491,7 +491,7 @@ class FaceRenderer:
                             if isinstance(element, dict) and element.get("id")
                             else cell_ctx["index"]
                         )
-                        findings += self.check(
+                        found = self.check(
                             box.layout,
                             cell_ctx,
                             cell.w,
@@ -499,6 +499,9 @@ class FaceRenderer:
                             dict(info, box=f"{info['box']}[{tag}]"),
                             depth + 1,
                         )
+                        findings += found
+                        if any(f.code == "limit" for f in found):
+                            break  # one budget breach is enough; the other cells repeat it
                 for field in ("fill", "stroke", "color", "label_color"):
                     value = getattr(box, field, None)
                     if value:

@@ -21,6 +21,7 @@ CASES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir() and p.name[:2].isd
 
 def build_tree(case: str, dest: Path) -> Path:
     shutil.copytree(ROOT / "templates/fonts", dest / "templates/fonts")
+    shutil.copytree(ROOT / "templates/rulebook", dest / "templates/rulebook")
     for name in ("paper.yaml", "card-sizes.yaml"):
         shutil.copy(ROOT / "templates" / name, dest / "templates" / name)
     shutil.copytree(CORPUS / "_base", dest, dirs_exist_ok=True)
@@ -34,11 +35,23 @@ def build_tree(case: str, dest: Path) -> Path:
         elif src.name != ".keep":
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(src, target)
+    # Things a folder of files cannot hold: symlinks (out of the project) and FIFOs.
+    expected = yaml.safe_load((CORPUS / case / "expected.yaml").read_text()) or {}
+    outside = dest.parent / "outside-secret.txt"
+    outside.write_text("TOP SECRET: never to be read by pnp\n")
+    for rel, to in (expected.get("links") or {}).items():
+        (dest / rel).unlink(missing_ok=True)
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        (dest / rel).symlink_to(outside if to == "@outside" else to)
+    for rel in expected.get("fifos") or []:
+        (dest / rel).unlink(missing_ok=True)
+        os.mkfifo(dest / rel)
     return dest
 
 
 def test_corpus_is_big_enough():
-    assert len(CASES) >= 40
+    print(f"\nbad-input corpus: {len(CASES)} cases")
+    assert len(CASES) >= 90
 
 
 def test_base_tree_is_clean(tmp_path):
