@@ -14,8 +14,13 @@ from generator.errors import ContentError
 EXIT_OK, EXIT_FINDINGS, EXIT_CANNOT_RUN = 0, 1, 2
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, as every other failure (not usage + error)
+        self.exit(EXIT_CANNOT_RUN, f"{self.prog}: error: {message}; see {self.prog} --help\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="pnp", description="Print-and-play component generator.")
+    p = _Parser(prog="pnp", description="Print-and-play component generator.")
     p.add_argument(
         "--root", type=Path, help="project folder (default: found from the current folder)"
     )

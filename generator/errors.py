@@ -52,10 +52,10 @@ class ContentError(Exception):
         return self
 
     def format(self) -> str:
-        where = rel(self.file)
+        where = rel(self.file) if self.file is not None else ""
         if self.line:
             where += f":{self.line}"
-        text = f"{where}: "
+        text = f"{where}: " if where else ""  # a bad argument has no file to name
         if self.key:
             text += f"{self.key}: "
         text += self.message

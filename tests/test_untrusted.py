@@ -4,7 +4,10 @@ read outside the project, nothing hangs or eats memory, and every failure is one
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -39,13 +42,14 @@ def edit(root, rel, old, new):
 
 
 def one_line(result) -> str:
-    """The single located error line of a failed run (and no traceback, no internal error)."""
+    """The single located error line of a failed run (and no traceback, no internal error);
+    progress lines ([###---] 1/4 ...) are not errors."""
     out = result.stdout + result.stderr
     assert "Traceback" not in out and "internal error" not in out, out
     lines = [
         ln
         for ln in result.stderr.splitlines()
-        if ln.strip() and not ln.startswith(("pnp print: stopped", "0 error", "1 error"))
+        if ln.strip() and not ln.startswith(("pnp print: stopped", "0 error", "1 error", "["))
     ]
     assert len(lines) == 1, out
     return lines[0]
@@ -283,9 +287,179 @@ def test_ctrl_c_stops_a_parallel_build_promptly(tmp_path):
     assert "Traceback" not in err
     assert not any(_alive(w) for w in workers)
     assert not list((root / "output").rglob(".*.tmp"))
-    built = [p for p in (root / "output/big").rglob("*.pdf")]
+    built = list((root / "output/big").rglob("*.pdf"))
     assert len(built) < 4 * 2 * 2, "the queue ran to the end instead of stopping"
     # The 2 s target lives in the bench; here only a bound no healthy run comes near.
     assert took < 15, took
     # The lock is free and the next build repairs everything.
     assert run_pnp(root, "print", "big", "-j", "2").returncode == 0
+
+
+# ------------------------------------------------------------------ 4. hangs; 5. memory
+
+MEMORY_CAP = 1536 * 1024**2  # address space for the whole pnp process, libraries included
+
+
+def _capped_check(root, seconds=120):
+    """`pnp check` with its address space capped: a payload that needs gigabytes fails loudly
+    (MemoryError: an internal error), one that loops is killed by the timeout."""
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(root), "check"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=root,
+        timeout=seconds,
+        preexec_fn=limit,
+    )
+    return result, time.monotonic() - started
+
+
+RUNAWAY = {
+    "text size 1e20 pt": (CARD, "size: 12pt", "size: 1e20"),
+    "nested range loops": (
+        CARD,
+        'text: "{{ label }}"',
+        'text: "{% for a in range(1000) %}{% for b in range(1000) %}'
+        '{% for c in range(1000) %}x{% endfor %}{% endfor %}{% endfor %}"',
+    ),
+    "power tower": (CARD, 'text: "{{ label }}"', 'text: "{{ 9 ** 64 ** 64 }}"'),
+    "format width": (CARD, 'text: "{{ label }}"', "text: \"{{ '%0999999999d' % 1 }}\""),
+    "list repetition": (CARD, 'text: "{{ label }}"', 'text: "{{ ([0] * 300000000)|length }}"'),
+    "ljust width": (CARD, 'text: "{{ label }}"', 'text: "{{ label.ljust(999999999) }}"'),
+    "format filter width": (
+        CARD,
+        'text: "{{ label }}"',
+        "text: \"{{ '%999999999s' | format(label) }}\"",
+    ),
+    "0.05 mm card": (COMP, "size: poker", "size: {w: 0.05, h: 0.05}"),
+    "10 km board": (COMP, "size: poker", "size: {w: 10000000, h: 10000000}"),
+    "3 m card": (COMP, "size: poker", "size: {w: 3000, h: 3000}"),
+    "matrix of 100 million": (
+        COMP,
+        "items:",
+        "matrix:\n  id: 'm{{ a }}{{ b }}{{ c }}{{ d }}'\n  over:\n"
+        + "".join(f"    {k}: [{', '.join(map(str, range(100)))}]\n" for k in "abcd")
+        + "items:",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(RUNAWAY))
+def test_runaway_content_stops_fast_and_small(tmp_path, name):
+    root = mini(tmp_path / "p")
+    rel, old, new = RUNAWAY[name]
+    edit(root, rel, old, new)
+    result, took = _capped_check(root)
+    out = result.stdout + result.stderr
+    assert result.returncode in (1, 2), out
+    assert "internal error" not in out and "MemoryError" not in out and "Traceback" not in out
+    assert rel.split("/")[-1] in out, out  # located in the file that holds it
+    print(f"\n{name}: refused in {took:.2f} s under a {MEMORY_CAP // 1024**2} MiB cap")
+
+
+def test_svg_use_bomb_is_refused_before_any_renderer(tmp_path):
+    from bad_inputs.make_corpus import SVG_BOMB
+
+    root = mini(tmp_path / "p")
+    (root / "content/mini/art/star.svg").write_text(SVG_BOMB)
+    result, _ = _capped_check(root)
+    assert result.returncode == 1
+    assert "content/mini/art/star.svg" in result.stdout and "<use> expanded" in result.stdout
+    # and print stops at check, before WeasyPrint or svglib ever sees it
+    printed = run_pnp(root, "print")
+    assert printed.returncode == 1 and not (root / "output").exists()
+
+
+# ------------------------------------------------------------------ 6. wrong PDFs; 9. arguments
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (("print", "--back-offset", "nan,nan"), "--back-offset 'nan,nan'"),
+        (("print", "--back-offset", "1e308,0"), "--back-offset '1e308,0'"),
+        (("print", "-j", "-1"), "-j/--jobs: -1 is out of range"),
+        (("print", "-j", "many"), "-j/--jobs: 'many' is not a whole number"),
+    ],
+)
+def test_bad_arguments_are_one_line(tmp_path, args, needle):
+    root = mini(tmp_path / "p")
+    result = run_pnp(root, *args)
+    assert result.returncode == 2
+    assert needle in one_line(result)
+    assert not (root / "output").exists()
+
+
+def test_missing_root_is_one_line(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(tmp_path / "nowhere"), "check"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert result.returncode == 2 and "--root is not a folder" in one_line(result)
+
+
+def test_output_that_is_a_file_is_one_located_line(tmp_path):
+    root = mini(tmp_path / "p")
+    (root / "output").write_text("not a folder")
+    result = run_pnp(root, "print", "-j", "1")
+    assert result.returncode == 2
+    line = one_line(result)
+    assert "output" in line and "cannot write" in line, line
+
+
+def test_full_disk_names_the_path_and_leaves_no_partial_file(tmp_path):
+    """A file-size limit stands in for a full disk: writes fail with an OSError mid-file."""
+    root = mini(tmp_path / "p")
+
+    def small_disk():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # fail the write instead of killing us
+        resource.setrlimit(resource.RLIMIT_FSIZE, (30_000, 30_000))
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(root), "print", "-j", "1"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=root,
+        timeout=300,
+        preexec_fn=small_disk,
+    )
+    assert result.returncode == 2, result.stdout + result.stderr
+    line = one_line(result)
+    assert "cannot write" in line and "output/mini/" in line, line
+    assert not list((root / "output").rglob(".*.tmp"))
+
+
+def test_manifest_is_strict_json_and_pdfs_have_no_nan(tmp_path):
+    root = mini(tmp_path / "p")
+    edit(root, CARD, "bleed: true,", "bleed: true, rotate: '{{ power * 7.5 }}',")
+    result = run_pnp(root, "print", "-j", "1", "--back-offset", "0.5,-0.25")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+    def refuse(constant):
+        raise AssertionError(f"{constant} in the manifest")
+
+    text = (root / "output/mini/build-manifest.json").read_text()
+    json.loads(text, parse_constant=refuse)
+    from pypdf import PdfReader
+
+    number = re.compile(rb"(?<![A-Za-z/])(nan|inf)(?![A-Za-z])", re.IGNORECASE)
+    for pdf in (root / "output/mini").rglob("*.pdf"):
+        for page in PdfReader(pdf).pages:
+            stream = page.get_contents()
+            assert stream is None or not number.search(stream.get_data()), pdf
+            for box in ("/MediaBox", "/TrimBox", "/BleedBox"):
+                if box in page:
+                    assert all(math.isfinite(float(v)) for v in page[box]), (pdf, box)
