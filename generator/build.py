@@ -231,15 +231,31 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
 _CONTENT_CACHE: dict = {}
 
 
-class _Overtime(Exception):
+class _Overtime(BaseException):  # not Exception: library code that catches those must not eat it
     pass
 
 
+def target_seconds() -> float:
+    """The per-target time limit (limits.yaml); PNP_TARGET_SECONDS overrides it (tests, slow
+    machines). It comes from the person running pnp, never from content."""
+    return float(os.environ.get("PNP_TARGET_SECONDS") or LIMITS.time.target_seconds)
+
+
 def run_timed(root: str, target: Target, options: Options) -> dict:
-    """run_target under the per-target time limit: a stuck target is stopped and named."""
-    limit = LIMITS.time.target_seconds
+    """run_target under the per-target time limit: a stuck target is stopped and named. If the
+    stop is swallowed (WeasyPrint catches BaseException while drawing SVG), a second alarm
+    ends the worker outright, naming the target on stderr."""
+    limit = target_seconds()
+    expired = []
 
     def expire(signum, frame):
+        if expired and os.getpid() != _MAIN_PID:
+            os.write(
+                2, f"pnp: error: {target.path}: over the {limit:g} s limit; stopped\n".encode()
+            )
+            os._exit(124)
+        expired.append(True)
+        signal.setitimer(signal.ITIMER_REAL, 5)
         raise _Overtime()
 
     previous = signal.signal(signal.SIGALRM, expire)
@@ -248,7 +264,7 @@ def run_timed(root: str, target: Target, options: Options) -> dict:
         return run_target(root, target, options)
     except _Overtime:
         raise ContentError(
-            f"building this took over the {limit} s limit for one target; stopped",
+            f"building this took over the {limit:g} s limit for one target; stopped",
             target.path,
             code="limit",
             hint="something in its content is runaway (huge text, art or repeat)",
@@ -347,6 +363,7 @@ def save_state(project: Project, game: str, state: GameState) -> None:
 
 
 _LOCK_FD: int | None = None  # the held lock, so that forked workers can close their copy
+_MAIN_PID = os.getpid()
 
 
 def _lock_error(path: Path, message: str, hint: str | None = None) -> ContentError:

@@ -463,3 +463,22 @@ def test_manifest_is_strict_json_and_pdfs_have_no_nan(tmp_path):
             for box in ("/MediaBox", "/TrimBox", "/BleedBox"):
                 if box in page:
                     assert all(math.isfinite(float(v)) for v in page[box]), (pdf, box)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_stuck_target_is_stopped_and_named(tmp_path, jobs):
+    """The per-target time limit, lowered so that an ordinary 300-card deck overruns it."""
+    root = _big(mini(tmp_path / "p"), decks=2)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PNP_TARGET_SECONDS="0.3")
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(root), "print", "big", "-j", jobs],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=root,
+        timeout=300,
+    )
+    assert result.returncode == 2, result.stdout + result.stderr
+    line = one_line(result)
+    assert "output/big/" in line and "0.3 s limit" in line, line
+    assert not list((root / "output").rglob(".*.tmp"))
