@@ -246,7 +246,7 @@ def run_timed(root: str, target: Target, options: Options) -> dict:
     stop is swallowed (WeasyPrint catches BaseException while drawing SVG), a second alarm
     ends the worker outright, naming the target on stderr."""
     limit = target_seconds()
-    expired = []
+    expired: list[bool] = []
 
     def expire(signum, frame):
         if expired and os.getpid() != _MAIN_PID:

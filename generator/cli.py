@@ -168,6 +168,12 @@ def cmd_check(project, args) -> int:
 def cmd_print(project, args) -> int:
     from generator import build
 
+    if args.paper and len(set(args.paper)) != len(args.paper):
+        raise ContentError(
+            f"--paper lists a paper twice ({', '.join(args.paper)})",
+            code="usage",
+            hint="name each paper once",
+        )
     options = build.Options(
         papers=args.paper,
         duplex=args.duplex,

@@ -38,13 +38,14 @@ def check_rulebooks(content: GameContent) -> list[Finding]:
     paper = (settings.papers or content.game.print.papers)[0]
     findings = []
     with tempfile.TemporaryDirectory(prefix="pnp-check-") as folder:
-        jobs = [(lang,) for lang in langs] + [tuple(pair) for pair in settings.bilingual]
+        jobs: list[tuple[str, ...]] = [(lang,) for lang in langs]
+        jobs += [(a, b) for a, b in settings.bilingual]
         for job in jobs:
             try:
                 if len(job) == 1:
                     rulebook._single_html(content, job[0], paper, Path(folder), Builder)
                 else:
-                    rulebook._bilingual_html(content, *job, paper, Path(folder), Builder)
+                    rulebook._bilingual_html(content, job[0], job[1], paper, Path(folder), Builder)
             except ContentError as exc:
                 finding = Finding.from_error(exc)
                 finding.lang = "-".join(job)

@@ -387,6 +387,7 @@ def test_svg_use_bomb_is_refused_before_any_renderer(tmp_path):
         (("print", "--back-offset", "1e308,0"), "--back-offset '1e308,0'"),
         (("print", "-j", "-1"), "-j/--jobs: -1 is out of range"),
         (("print", "-j", "many"), "-j/--jobs: 'many' is not a whole number"),
+        (("print", "--paper", "a4", "--paper", "a4"), "--paper lists a paper twice"),
     ],
 )
 def test_bad_arguments_are_one_line(tmp_path, args, needle):
