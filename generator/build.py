@@ -227,12 +227,19 @@ def run_target(root: str, target: Target, options: Options) -> dict:
     with _committed(tmp, out):
         if target.kind == "components":
             part = sheets.write_sheets(
-                content, comp, target.lang, target.paper, settings, tmp, target.path
+                content, comp, target.lang, _paper(target), settings, tmp, target.path
             )
         else:
             part = sheets.write_one_per_page(content, comp, target.lang, settings, tmp, target.path)
     part["sha256"] = _sha(out)
     return part
+
+
+def _paper(target: Target) -> str:
+    """Sheets and rulebooks are laid out on a paper; only one-per-page exports have none."""
+    if target.paper is None:
+        raise ValueError(f"target {target.path} ({target.kind}) has no paper")
+    return target.paper
 
 
 @contextmanager
@@ -253,9 +260,10 @@ def _run_rulebook(content, target: Target, out: Path, tmp: Path) -> dict:
 
     with _committed(tmp, out):
         if target.kind == "rulebook":
-            info = rulebook.render_rulebook(content, target.lang, target.paper, tmp)
+            info = rulebook.render_rulebook(content, target.lang, _paper(target), tmp)
         else:
-            info = rulebook.render_bilingual(content, *target.langs, target.paper, tmp)
+            lang_a, lang_b = target.langs
+            info = rulebook.render_bilingual(content, lang_a, lang_b, _paper(target), tmp)
     entry = {
         "path": target.path,
         "kind": target.kind,
@@ -296,28 +304,26 @@ def build_lock(project: Project):
     """One build at a time per project. The lock file sits at the project root, so a build
     that stops on bad content leaves output/ untouched."""
     path = project.root / ".pnp.lock"
-    fh = open(path, "a+")
-    try:
-        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+    with open(path, "a+") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.seek(0)
+            holder = fh.read().strip() or "?"
+            raise ContentError(
+                f"another pnp build is running on this project (pid {holder})",
+                path,
+                hint="wait for it to finish, then run again",
+                code="locked",
+            ) from None
         fh.seek(0)
-        holder = fh.read().strip() or "?"
-        fh.close()
-        raise ContentError(
-            f"another pnp build is running on this project (pid {holder})",
-            path,
-            hint="wait for it to finish, then run again",
-            code="locked",
-        ) from None
-    fh.seek(0)
-    fh.truncate()
-    fh.write(str(os.getpid()))
-    fh.flush()
-    try:
-        yield
-    finally:
-        fcntl.flock(fh, fcntl.LOCK_UN)
-        fh.close()
+        fh.truncate()
+        fh.write(str(os.getpid()))
+        fh.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 class Progress:
@@ -382,7 +388,8 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
     def done(t: Target, part: dict):
         states[t.game].targets[t.path] = {"key": t.key, "sha256": part.pop("sha256"), "part": part}
         save_state(project, t.game, states[t.game])  # after each target: a kill loses at most one
-        progress.step(t.path)
+        if progress is not None:
+            progress.step(t.path)
 
     if len(todo) <= 1 or jobs == 1:
         _CONTENT_CACHE.update({c.id: c for c in games})  # already loaded and checked here

@@ -10,6 +10,7 @@ is what prints.
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 from generator.content import GameContent
 from generator.errors import ContentError, Finding, rel
@@ -71,9 +72,12 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
                         "error",
                         exc.code,
                         exc.message,
+                        file=where["file"],
+                        line=exc.line or item.line,
                         hint=exc.hint,
+                        component=comp.id,
+                        item=item.id,
                         lang=lang,
-                        **dict(info, line=exc.line or item.line),
                     )
                 )
                 continue
@@ -101,7 +105,9 @@ def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> li
     from generator import templating
 
     face = renderer.fonts.default
-    texts = [("title", content.dir / "game.yaml", None, None, content.game.title)]
+    texts: list[tuple[str, Path, int | None, str | None, str | dict[str, str]]] = [
+        ("title", content.dir / "game.yaml", None, None, content.game.title)
+    ]
     texts += [
         ("name", c.file, c.line_of.get("name"), c.id, c.model.name) for c in content.components
     ]
@@ -211,7 +217,7 @@ def check_manifest(content: GameContent) -> list[Finding]:
                 )
             )
         for key, expected in entry.breakdown.items():
-            actual = Counter()
+            actual: Counter[str] = Counter()
             for item in comp.items:
                 actual[str(item.data.get(key, "(none)"))] += item.count
             for value in sorted(set(expected) | set(actual)):
@@ -221,7 +227,8 @@ def check_manifest(content: GameContent) -> list[Finding]:
                         Finding(
                             "error",
                             "breakdown-mismatch",
-                            f"{comp.id} by {key} = {value}: manifest says {want}, content has {have}",
+                            f"{comp.id} by {key} = {value}: "
+                            f"manifest says {want}, content has {have}",
                             **where,
                             line=line,
                             component=comp.id,

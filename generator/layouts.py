@@ -63,13 +63,15 @@ class LayoutStore:
             except ContentError as exc:
                 if exc.code in ("missing-layout", "bad-layout"):
                     file, line = self.box_location(name, index)
-                    raise exc.located(file, line, "layout")
+                    exc.located(file, line, "layout")
+                    raise
                 raise
         return layout
 
     def box_location(self, name: str, index: int) -> tuple[Path | None, int | None]:
         """Where box `index` of layout `name` was written (it may be in a parent layout)."""
-        boxes = self.raw.get(name, {}).get("boxes")
+        raw = self.raw.get(name)
+        boxes = raw.get("boxes") if raw is not None else None
         if not isinstance(boxes, YList) or index >= len(boxes):
             return None, None
         return getattr(boxes[index], "file", None) or boxes.file, boxes.line_of(index)
@@ -124,7 +126,8 @@ class LayoutStore:
             parent, files = self._raw(parent_name, (*chain, name))
         except ContentError as exc:
             if exc.code in ("missing-layout", "bad-layout", "circular-extends"):
-                raise exc.located(path, raw.line_of("extends"), "extends")
+                exc.located(path, raw.line_of("extends"), "extends")
+                raise
             raise
         return _merge(parent, raw), [path, *files]
 

@@ -7,10 +7,11 @@ origin at the face's bottom-left trim corner, in points. One engine serves every
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from jinja2 import StrictUndefined
 from reportlab.lib import colors
@@ -92,7 +93,8 @@ class FaceRenderer:
                         )
             return ctx
         except ContentError as exc:
-            raise exc.located(item.file if item else comp.file, item.line if item else None)
+            exc.located(item.file if item else comp.file, item.line if item else None)
+            raise
 
     def text(self, value, ctx) -> str:
         if isinstance(value, dict):
@@ -494,6 +496,7 @@ class FaceRenderer:
                     if value:
                         colour(self.text(value, ctx))
             except ContentError as exc:
+                file: Path | str | None
                 file, line = self.layouts.box_location(layout_name, index)
                 if exc.file:  # the problem is in an art file: point there
                     file, line = exc.file, exc.line
@@ -521,9 +524,10 @@ class FaceRenderer:
                 Finding(
                     "error",
                     "raw-html",
-                    f"box '{info['box']}': text contains HTML markup {tag.group(0)[:40]!r}; refused",
-                    hint="text is not HTML: use **bold** and :icon:, and write < as a plain character "
-                    "only when it is not followed by a tag name",
+                    f"box '{info['box']}': text contains HTML markup "
+                    f"{tag.group(0)[:40]!r}; refused",
+                    hint="text is not HTML: use **bold** and :icon:, and write < as a plain "
+                    "character only when it is not followed by a tag name",
                     **info,
                 )
             )
@@ -547,7 +551,8 @@ class FaceRenderer:
                 Finding(
                     "error",
                     "text-overflow",
-                    f"box '{info['box']}': text does not fit at {fitted.size:g} pt: {fitted.overflow}",
+                    f"box '{info['box']}': text does not fit at {fitted.size:g} pt: "
+                    f"{fitted.overflow}",
                     hint="shorten the text, enlarge the box or lower min_size",
                     **info,
                 )
@@ -560,7 +565,7 @@ class FaceRenderer:
             art.svg_check(art.svg_source(path, self._svg_ctx(box, ctx)), path)
             return []
         raster = art.open_raster(path)
-        x, y, w, h = _fit(raster.width_px, raster.height_px, r, box.fit)
+        _x, _y, w, h = _fit(raster.width_px, raster.height_px, r, box.fit)
         dpi = min(raster.width_px / (w / 72), raster.height_px / (h / 72))
         if dpi < MIN_DPI - 0.5:
             return [
@@ -576,7 +581,7 @@ class FaceRenderer:
         return []
 
     _face = (0.0, 0.0)
-    _DRAW = {
+    _DRAW: ClassVar[dict[str, Callable]] = {
         "rect": _draw_rect,
         "ellipse": _draw_ellipse,
         "circle": _draw_ellipse,

@@ -25,7 +25,8 @@ def _add_big_game(root):
     items = "\n".join(f"  - {{id: c{i}, data: {{n: {i}}}}}" for i in range(BIG))
     for deck in ("one", "two", "three"):
         (game / f"components/{deck}.yaml").write_text(
-            f"id: {deck}\nname: {deck}\nsize: poker\nlayout: dogfight/plane-back\nback: dogfight/reward-back\n"
+            f"id: {deck}\nname: {deck}\nsize: poker\n"
+            "layout: dogfight/plane-back\nback: dogfight/reward-back\n"
             f"data: {{deck: {deck}}}\nitems:\n{items}\n"
         )
     (game / "manifest.yaml").write_text(f"components: {{one: {BIG}, two: {BIG}, three: {BIG}}}\n")
@@ -94,7 +95,7 @@ def test_two_builds_started_together_leave_a_good_build(tmp_path):
     results = [(p.wait(), p.stdout.read(), p.stderr.read()) for p in procs]
     codes = sorted(code for code, _, _ in results)
     assert codes in ([0, 0], [0, 2]), results  # the second waits its turn or is told to
-    for code, out, err in results:
+    for code, _out, err in results:
         if code == 2:
             assert "another pnp build is running" in err
     manifest = json.loads((root / "output/dogfight/build-manifest.json").read_text())

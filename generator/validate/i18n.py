@@ -27,7 +27,7 @@ import yaml
 
 from generator.errors import ContentError, Finding
 from generator.validate.game import GameView
-from generator.yamlload import load_yaml
+from generator.yamlload import YDict, load_yaml
 
 FILE = "i18n-sync.yaml"
 HEADER = (
@@ -43,7 +43,7 @@ class SyncFile:
     path: Path
     source: str | None = None
     languages: dict[str, dict[str, str]] = field(default_factory=dict)
-    lines: dict[tuple[str, str | None], int] = field(default_factory=dict)
+    lines: dict[tuple[str, str | None], int | None] = field(default_factory=dict)
     exists: bool = False
 
 
@@ -61,7 +61,7 @@ def load(view: GameView) -> SyncFile:
     sync.exists = True
     if raw is None:
         return sync
-    if not isinstance(raw, dict):
+    if not isinstance(raw, YDict):
         raise ContentError(
             "i18n-sync.yaml must be a mapping with 'source' and 'languages'",
             path,
@@ -81,8 +81,8 @@ def load(view: GameView) -> SyncFile:
             code="i18n-sync-bad",
         )
     sync.source = raw.get("source")
-    languages = raw.get("languages") or {}
-    if not isinstance(languages, dict):
+    languages = raw.get("languages") or YDict()
+    if not isinstance(languages, YDict):
         raise ContentError(
             "'languages' must map language codes to sections",
             path,
@@ -91,7 +91,7 @@ def load(view: GameView) -> SyncFile:
             code="i18n-sync-bad",
         )
     for lang, sections in languages.items():
-        line = languages.line_of(lang) if hasattr(languages, "line_of") else None
+        line = languages.line_of(lang)
         if sections is None:
             sections = {}
         if not isinstance(sections, dict) or not all(isinstance(v, str) for v in sections.values()):
@@ -270,7 +270,8 @@ def check(view: GameView) -> list[Finding]:
                 Finding(
                     "warning",
                     "translation-stale",
-                    f"§{number} '{s.title}' changed in {source_lang} since {st.lang} was last marked in sync",
+                    f"§{number} '{s.title}' changed in {source_lang} "
+                    f"since {st.lang} was last marked in sync",
                     line=t.line,
                     key=f"§{number}",
                     **where,
