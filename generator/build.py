@@ -19,10 +19,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator import fsio, session
 from generator.errors import ContentError
-from generator.project import Project
-
-CODE_DIR = Path(__file__).resolve().parent
+from generator.project import Project, code_digest
 
 
 def _hash_files(paths, h=None) -> str:
@@ -43,7 +42,7 @@ def tree(folder: Path) -> list[Path]:
 
 
 def code_hash() -> str:
-    return _hash_files(tree(CODE_DIR))[:16]
+    return code_digest()[:16]
 
 
 @dataclass
@@ -84,16 +83,6 @@ def _sha(path: Path) -> str | None:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
         return None
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
 
 
 def settings_for(content, comp, options: Options):
@@ -205,8 +194,6 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
 
 # ------------------------------------------------------------------ workers
 
-_CONTENT_CACHE: dict = {}
-
 
 def run_target(root: str, target: Target, options: Options) -> dict:
     """Build one target (in a worker process or in-process) and return its manifest part."""
@@ -214,17 +201,16 @@ def run_target(root: str, target: Target, options: Options) -> dict:
     from generator.content import load_game
 
     project = Project(Path(root))
-    content = _CONTENT_CACHE.get(target.game)
+    loaded = session.current().cache("build.content")  # games loaded by this command
+    content = loaded.get(target.game)
     if content is None:
-        content = _CONTENT_CACHE[target.game] = load_game(project, target.game)
+        content = loaded[target.game] = load_game(project, target.game)
     out = project.root / target.path
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     if target.kind in ("rulebook", "bilingual-rulebook"):
-        return _run_rulebook(content, target, out, tmp)
+        return _run_rulebook(content, target, out)
     comp = content.component(target.component)
     settings = settings_for(content, comp, options)
-    with _committed(tmp, out):
+    with fsio.atomic_path(out) as tmp:
         if target.kind == "components":
             part = sheets.write_sheets(
                 content, comp, target.lang, _paper(target), settings, tmp, target.path
@@ -242,23 +228,10 @@ def _paper(target: Target) -> str:
     return target.paper
 
 
-@contextmanager
-def _committed(tmp: Path, out: Path):
-    """Write to `tmp` inside the block; on success flush it to disk and rename it over `out`."""
-    try:
-        yield
-        with open(tmp, "rb+") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, out)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-
-
-def _run_rulebook(content, target: Target, out: Path, tmp: Path) -> dict:
+def _run_rulebook(content, target: Target, out: Path) -> dict:
     from generator import rulebook
 
-    with _committed(tmp, out):
+    with fsio.atomic_path(out) as tmp:
         if target.kind == "rulebook":
             info = rulebook.render_rulebook(content, target.lang, _paper(target), tmp)
         else:
@@ -293,7 +266,7 @@ def load_state(project: Project, game: str) -> GameState:
 
 
 def save_state(project: Project, game: str, state: GameState) -> None:
-    atomic_write(
+    fsio.write_bytes(
         state_path(project, game),
         json.dumps({"targets": state.targets, "checked": state.checked}).encode(),
     )
@@ -327,9 +300,10 @@ def build_lock(project: Project):
 
 
 class Progress:
-    def __init__(self, total: int, stream=sys.stderr):
-        self.total, self.done, self.stream = total, 0, stream
-        self.tty = stream.isatty()
+    def __init__(self, total: int, stream=None):
+        # sys.stderr looked up now, not at import, so redirected output is honoured
+        self.total, self.done, self.stream = total, 0, stream or sys.stderr
+        self.tty = self.stream.isatty()
         self.start = time.monotonic()
 
     def step(self, label: str) -> None:
@@ -392,7 +366,8 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
             progress.step(t.path)
 
     if len(todo) <= 1 or jobs == 1:
-        _CONTENT_CACHE.update({c.id: c for c in games})  # already loaded and checked here
+        # already loaded and checked here
+        session.current().cache("build.content").update({c.id: c for c in games})
         for t in todo:
             done(t, run_target(str(project.root), t, options))
     else:
@@ -411,5 +386,5 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
         path = project.output / game / "build-manifest.json"
         data = json.dumps(manifest, ensure_ascii=False, separators=(",", ":")).encode()
         if not path.exists() or path.read_bytes() != data:
-            atomic_write(path, data)
+            fsio.write_bytes(path, data)
     return {"built": len(todo), "total": sum(len(t) for t in plans.values())}

@@ -101,7 +101,8 @@ def _check(contents):
     return findings
 
 
-def _print_findings(findings, stream=sys.stdout) -> None:
+def _print_findings(findings, stream=None) -> None:
+    stream = stream or sys.stdout  # looked up at call time, so redirected output is honoured
     from generator.validate.accepted import finding_id
 
     for f in findings:
@@ -263,10 +264,13 @@ def main(argv=None) -> int:
         from generator.project import Project, find_project
 
         project = Project(args.root.resolve()) if args.root else find_project()
+        from generator import session
+
         command = {"print": cmd_print, "check": cmd_check, "i18n": cmd_i18n, "schema": cmd_schema}[
             args.command
         ]
-        return command(project, args)
+        with session.new():  # caches live for this command only (safe in a long-running process)
+            return command(project, args)
     except ContentError as exc:
         if args.debug:
             raise

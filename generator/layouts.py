@@ -7,10 +7,9 @@ are appended otherwise; other top-level keys override the parent's.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from pathlib import Path
 
-from generator import model
+from generator import model, session
 from generator.content import validate
 from generator.errors import ContentError
 from generator.yamlload import YDict, YList, load_yaml
@@ -165,6 +164,6 @@ def _merge(parent: YDict, child: YDict) -> YDict:
     return merged
 
 
-@lru_cache(maxsize=4)
+@session.cached
 def store(root: Path) -> LayoutStore:
     return LayoutStore(root)

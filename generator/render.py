@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from jinja2 import StrictUndefined
 from reportlab.lib import colors
 
-from generator import art, model, templating, textflow
+from generator import art, model, session, templating, textflow
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError, Finding, rel
 from generator.fonts import FontBook, fontbook
@@ -25,7 +25,6 @@ from generator.project import inside
 
 MIN_DPI = 300
 _HTML_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(\s[^<>]*)?/?>")
-_FITS: dict = {}  # text layouts, shared by the check pass and the render pass of one process
 
 
 @lru_cache(maxsize=512)
@@ -347,13 +346,14 @@ class FaceRenderer:
     def fit_text(self, box: model.TextBox, r: Rect, ctx):
         text = self.text(box.text, ctx)
         key = (id(box), text, round(r.w, 3), round(r.h, 3))
-        hit = _FITS.get(key)
+        fits = session.current().cache("render.fits")  # shared by check and draw of a command
+        hit = fits.get(key)
         if hit is not None and hit[0] is box:  # the check pass already laid this text out
             return hit[1], hit[2]
         fitted, faces = self._fit_text(box, r, text)
-        if len(_FITS) > 20000:
-            _FITS.clear()
-        _FITS[key] = (box, fitted, faces)
+        if len(fits) > 20000:
+            fits.clear()
+        fits[key] = (box, fitted, faces)
         return fitted, faces
 
     def _fit_text(self, box: model.TextBox, r: Rect, text: str):

@@ -29,7 +29,7 @@ from jinja2 import FileSystemLoader, TemplateError
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
-from generator import art, markup, templating
+from generator import art, fsio, markup, templating
 from generator.content import GameContent
 from generator.errors import ContentError, rel
 from generator.figures import FaceCache, world_digest
@@ -403,10 +403,7 @@ class _Builder:
                 text = art.svg_source(path, ctx)
                 target = self.cache_dir / f"icon-{self.content.id}-{name}-{art.digest(text)}.svg"
                 if not target.exists():
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-                    tmp.write_text(text, encoding="utf-8")
-                    os.replace(tmp, target)
+                    fsio.write_text(target, text)
                 out[name] = target.resolve().as_uri()
             else:
                 art.open_raster(path)
@@ -672,8 +669,6 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
 
     fetcher = url_fetcher(content, cache_dir)
     out_path = Path(out_path)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out_path.with_name(f".{out_path.name}.{os.getpid()}.tmp")
     # fontTools stamps each font subset with the time unless SOURCE_DATE_EPOCH is set: fix it
     # while we write, so an unchanged rulebook is the same bytes.
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
@@ -686,10 +681,8 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
         ).render()
         if fetcher.guard.refused:  # WeasyPrint may log a failed fetch and carry on: we do not
             raise fetcher.guard.refused[0]
-        document.write_pdf(tmp)
-        with open(tmp, "rb+") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, out_path)
+        with fsio.atomic_path(out_path) as tmp:
+            document.write_pdf(tmp)
     except fatal as exc:
         cause = exc.__cause__
         if isinstance(cause, ContentError):
@@ -700,8 +693,6 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
     finally:
         if epoch is None:
             os.environ.pop("SOURCE_DATE_EPOCH", None)
-        if tmp.exists():
-            tmp.unlink()
     return document
 
 

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from conftest import ROOT, copy_project, run_pnp
 from pdfutil import reader
 
@@ -36,6 +37,7 @@ def _env():
     return dict(os.environ, PYTHONPATH=str(ROOT))
 
 
+@pytest.mark.slow  # a real process killed mid-build, then two full rebuilds
 def test_sigkill_mid_build_keeps_every_previous_output_and_the_next_build_repairs(tmp_path):
     root = copy_project(tmp_path / "proj", ("dogfight",))
     _add_big_game(root)
@@ -79,6 +81,7 @@ def test_second_build_gets_a_clear_message_while_one_runs(tmp_path):
     assert not (root / "output").exists()
 
 
+@pytest.mark.slow  # two real processes race for the lock, each a full build
 def test_two_builds_started_together_leave_a_good_build(tmp_path):
     root = copy_project(tmp_path / "proj", ("dogfight",))
     procs = [

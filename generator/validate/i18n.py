@@ -18,13 +18,12 @@ tracked; with it, a section of a recorded language that has no entry is "never s
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
+from generator import fsio
 from generator.errors import ContentError, Finding
 from generator.validate.game import GameView
 from generator.yamlload import YDict, load_yaml
@@ -123,17 +122,7 @@ def save(sync: SyncFile) -> None:
     text = HEADER + yaml.safe_dump(
         data, allow_unicode=True, sort_keys=False, default_flow_style=False
     )
-    sync.path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=sync.path.parent, prefix=".i18n-sync-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, sync.path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    fsio.write_text(sync.path, text)
 
 
 def _key(number: str) -> tuple:
