@@ -99,7 +99,7 @@ def _check(contents):
 
 
 def _print_findings(findings, stream=sys.stdout) -> None:
-    from generator.validate.accepted import finding_id
+    from generator.check.accepted import finding_id
 
     for f in findings:
         if f.accepted:  # still shown, but it no longer counts: one line with the reason
@@ -124,7 +124,7 @@ def cmd_check(project, args) -> int:
     contents = _load(project, args.games)
     findings = _check(contents)
     if args.format == "json":
-        from generator.validate.accepted import finding_id
+        from generator.check.accepted import finding_id
 
         print(
             json.dumps(
@@ -189,8 +189,8 @@ def cmd_print(project, args) -> int:
 
 
 def cmd_i18n(project, args) -> int:
-    from generator.validate import i18n
-    from generator.validate.game import GameView
+    from generator.check import i18n
+    from generator.check.game import GameView
 
     for content in _load(project, args.games):
         view = GameView(content)

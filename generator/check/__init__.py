@@ -1,7 +1,7 @@
 """`pnp check`: findings about a game, collected, never raised.
 
 Content checks (the manifest's counts and invariants, the rulebooks' counts, translations against
-their source, stale translations) live in `generator/validate/`; acceptances (accepted.yaml) are
+their source, stale translations) live in `generator/check/`; acceptances (accepted.yaml) are
 applied last, to every finding. Render-level checks (overflowing text, missing glyphs, missing or
 low-resolution art) run the same layout engine as printing, in every language, so what is checked
 is what prints.
@@ -17,9 +17,9 @@ from generator.render import FaceRenderer
 
 
 def check_game(content: GameContent) -> list[Finding]:
-    """Every finding about one game; those accepted in accepted.yaml are marked (validate/)."""
-    from generator.validate import validate_game
-    from generator.validate.accepted import apply
+    """Every finding about one game; those accepted in accepted.yaml are marked (check/accepted.py)."""
+    from generator.check.accepted import apply
+    from generator.check.consistency import validate_game
 
     findings: list[Finding] = []
     findings += check_manifest(content)
