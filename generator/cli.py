@@ -231,7 +231,7 @@ def cmd_i18n(project, args) -> int:
 
 
 def cmd_schema(project, args) -> int:
-    from generator import model
+    from generator import boxes, model
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -239,7 +239,7 @@ def cmd_schema(project, args) -> int:
         "game": model.Game,
         "component": model.Component,
         "manifest": model.Manifest,
-        "layout": model.Layout,
+        "layout": boxes.Layout,
     }
     for name, cls in docs.items():
         schema = cls.model_json_schema(by_alias=True, mode="validation")
