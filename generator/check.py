@@ -16,8 +16,11 @@ from generator.errors import ContentError, Finding, rel
 from generator.render import FaceRenderer
 
 
-def check_game(content: GameContent) -> list[Finding]:
-    """Every finding about one game; those accepted in accepted.yaml are marked (validate/)."""
+def check_game(content: GameContent, grouped: bool = True) -> list[Finding]:
+    """Every finding about one game; those accepted in accepted.yaml are marked (validate/).
+
+    `grouped`: one finding per distinct problem (the terminal); False keeps one per face (the
+    preview draws each on its own card)."""
     from generator.validate import validate_game
     from generator.validate.accepted import apply
 
@@ -28,7 +31,9 @@ def check_game(content: GameContent) -> list[Finding]:
         findings += check_faces(content, lang)
     for f in findings:
         f.game = content.id
-    return apply(content.dir, collapse(findings), content.project.root, content.id)
+    return apply(
+        content.dir, collapse(findings) if grouped else findings, content.project.root, content.id
+    )
 
 
 def collapse(findings: list[Finding]) -> list[Finding]:

@@ -94,11 +94,13 @@ def face_pdf(content: GameContent, ref: FaceRef, bleed_pt: float) -> bytes:
     canvas.setBleedBox((0, 0, *size))
     ctx = renderer.context(ref.comp, None if ref.common_back else ref.item)
     canvas.translate(bleed_pt, bleed_pt)
+    layout = ref.layout
+    assert layout is not None  # find_face refuses a side without a layout
     try:
-        renderer.draw(canvas, ref.layout, ctx, w, h, bleed_pt)
+        renderer.draw(canvas, layout, ctx, w, h, bleed_pt)
     except ContentError as exc:
-        where = renderer.layouts.files_of.get(ref.layout, [None])[0]
-        raise exc.located(where) from None
+        files = renderer.layouts.files_of.get(layout)
+        raise exc.located(files[0] if files else None) from None
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()
@@ -110,9 +112,14 @@ def rasterise(pdf_bytes: bytes, dpi: float):
 
     pdf = pdfium.PdfDocument(pdf_bytes)
     try:
-        return pdf[0].render(scale=dpi / 72, may_draw_forms=True).to_pil().convert("RGB")
+        page = pdf[0]
+        w_pt, h_pt = page.get_size()
+        image = page.render(scale=dpi / 72, may_draw_forms=True).to_pil().convert("RGB")
     finally:
         pdf.close()
+    # pdfium rounds the pixel size up; the exact size is the nearest whole pixel.
+    size = (round(w_pt / 72 * dpi), round(h_pt / 72 * dpi))
+    return image if image.size == size else image.crop((0, 0, *size))
 
 
 def face_findings(content: GameContent, ref: FaceRef) -> list[Finding]:

@@ -108,7 +108,7 @@ def collect(content: GameContent, findings: list[Finding], folder: Path) -> dict
             width_pt = THUMB_PX / 300 * 72
             back_done = False
             for item in comp.items:
-                sides = [("front", item.layout, item.id)]
+                sides: list[tuple[str, str, str | None]] = [("front", item.layout, item.id)]
                 if item.back:
                     common = item.back == comp.model.back
                     if not (common and back_done):
@@ -143,7 +143,7 @@ def collect(content: GameContent, findings: list[Finding], folder: Path) -> dict
 
 
 _STYLE = """
-body{font:14px/1.4 system-ui,sans-serif;margin:0;background:#eef0f3;color:#1b1b1b}
+body{font:14px/1.4 system-ui,"Noto Sans CJK KR","NanumGothic","Malgun Gothic",sans-serif;margin:0;background:#eef0f3;color:#1b1b1b}
 header{position:sticky;top:0;background:#1f2a36;color:#fff;padding:8px 16px;z-index:2}
 header h1{font-size:18px;margin:0 12px 0 0;display:inline}
 header button{margin:0 2px;padding:3px 10px;border:1px solid #8aa;border-radius:4px;
@@ -215,9 +215,10 @@ def render_html(
 ) -> str:
     from generator import templating
 
-    manifest_counts = {}
+    manifest_counts: dict[str, int] = {}
     if content.manifest is not None:
-        manifest_counts = {k: v.count for k, v in content.manifest.components.items()}
+        for k, v in content.manifest.components.items():
+            manifest_counts[k] = v if isinstance(v, int) else v.count
     title = templating.pick(content.game.title, content.languages[0])
     out = [
         "<!doctype html><html><head><meta charset='utf-8'>",

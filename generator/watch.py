@@ -99,11 +99,14 @@ def cycle(root: str, game: str, jobs: int) -> int:
         print(f"pnp watch: error: {message}", file=sys.stderr, flush=True)
         write_error_page(project.output / game / "preview", game, message)
         return 2
-    findings = check_game(content)
+    findings = check_game(content, grouped=False)
     errors = [f for f in findings if f.severity == "error" and not f.accepted]
+    shown: dict[tuple, int] = {}  # one terminal line per problem, however many faces have it
     for f in findings:
         if not f.accepted:
-            print(f.format(), file=sys.stderr)
+            shown[(f.format(),)] = shown.get((f.format(),), 0) + 1
+    for (line,), n in shown.items():
+        print(line + (f" (x{n})" if n > 1 else ""), file=sys.stderr)
     banner = None
     built = "nothing built"
     if errors:
