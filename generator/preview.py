@@ -143,7 +143,8 @@ def collect(content: GameContent, findings: list[Finding], folder: Path) -> dict
 
 
 _STYLE = """
-body{font:14px/1.4 system-ui,"Noto Sans CJK KR","NanumGothic","Malgun Gothic",sans-serif;margin:0;background:#eef0f3;color:#1b1b1b}
+body{font:14px/1.4 system-ui,"Noto Sans CJK KR","NanumGothic","Malgun Gothic",sans-serif;
+ margin:0;background:#eef0f3;color:#1b1b1b}
 header{position:sticky;top:0;background:#1f2a36;color:#fff;padding:8px 16px;z-index:2}
 header h1{font-size:18px;margin:0 12px 0 0;display:inline}
 header button{margin:0 2px;padding:3px 10px;border:1px solid #8aa;border-radius:4px;

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, copy_project, run_pnp
+from conftest import ROOT, run_pnp
 from PIL import Image
 
 from generator import build, cli
