@@ -16,8 +16,11 @@ from generator.errors import ContentError, Finding, rel
 from generator.render import FaceRenderer
 
 
-def check_game(content: GameContent) -> list[Finding]:
-    """Every finding about one game; those accepted in accepted.yaml are marked (check/accepted.py)."""
+def check_game(content: GameContent, grouped: bool = True) -> list[Finding]:
+    """Every finding about one game; those accepted in accepted.yaml are marked (check/accepted.py).
+
+    `grouped`: one finding per distinct problem (the terminal); False keeps one per face (the
+    preview draws each on its own card)."""
     from generator.check.accepted import apply
     from generator.check.consistency import validate_game
 
@@ -28,7 +31,9 @@ def check_game(content: GameContent) -> list[Finding]:
         findings += check_faces(content, lang)
     for f in findings:
         f.game = content.id
-    return apply(content.dir, collapse(findings), content.project.root, content.id)
+    return apply(
+        content.dir, collapse(findings) if grouped else findings, content.project.root, content.id
+    )
 
 
 def collapse(findings: list[Finding]) -> list[Finding]:
