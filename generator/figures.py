@@ -15,11 +15,11 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import fsio, templating
+from generator import fsio
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError
 from generator.project import code_digest
-from generator.render import FaceRenderer
+from generator.render import Contexts, FaceRenderer
 
 DPI = 300
 
@@ -57,17 +57,6 @@ def world_digest(content: GameContent) -> str:
     return h.hexdigest()
 
 
-class _Contexts(FaceRenderer):
-    """FaceRenderer.context() without registering fonts: a cached picture needs only its
-    data to find its file, and loading three TrueType fonts costs 0.2 s."""
-
-    def __init__(self, content: GameContent, lang: str):  # no super().__init__(): it loads fonts
-        self.content = content
-        self.lang = lang
-        self.languages = content.languages
-        self._game_ctx = templating.localize(dict(content.game.data), lang, self.languages)
-
-
 class FaceCache:
     """Rasterised faces of one game in one language, cached as PNG files in `folder`."""
 
@@ -77,7 +66,9 @@ class FaceCache:
         self.folder = folder
         self.world = world or world_digest(content)
         self._renderer: FaceRenderer | None = None
-        self.contexts = _Contexts(content, lang)
+        # Contexts, not a FaceRenderer: a cached picture needs only its data to find its
+        # file, and loading three TrueType fonts costs 0.2 s.
+        self.contexts = Contexts(content, lang)
         self.drawn = 0  # faces drawn (cache misses), for tests and benchmarks
 
     @property

@@ -24,8 +24,8 @@ from pathlib import Path
 import yaml
 
 from generator import fsio
+from generator.check.game import GameView
 from generator.errors import ContentError, Finding
-from generator.validate.game import GameView
 from generator.yamlload import YDict, load_yaml
 
 FILE = "i18n-sync.yaml"
