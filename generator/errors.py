@@ -49,10 +49,9 @@ class ContentError(Exception):
         return self
 
     def format(self) -> str:
-        where = rel(self.file)
-        if self.line:
-            where += f":{self.line}"
-        text = f"{where}: "
+        text = ""
+        if self.file is not None:  # a usage error has no file to point at
+            text = rel(self.file) + (f":{self.line}" if self.line else "") + ": "
         if self.key:
             text += f"{self.key}: "
         text += self.message

@@ -43,8 +43,11 @@ def register(name: str) -> Callable[[GameCheck], GameCheck]:
     return add
 
 
-def check_game(content: GameContent) -> list[Finding]:
-    """Every finding about one game; those accepted in accepted.yaml are marked."""
+def check_game(content: GameContent, grouped: bool = True) -> list[Finding]:
+    """Every finding about one game; those accepted in accepted.yaml are marked.
+
+    `grouped`: one finding per distinct problem (the terminal); False keeps one per face (the
+    preview draws each on its own card)."""
     from generator.check.accepted import apply
 
     findings: list[Finding] = []
@@ -52,7 +55,9 @@ def check_game(content: GameContent) -> list[Finding]:
         findings += check(content)
     for f in findings:
         f.game = content.id
-    return apply(content.dir, collapse(findings), content.project.root, content.id)
+    return apply(
+        content.dir, collapse(findings) if grouped else findings, content.project.root, content.id
+    )
 
 
 def collapse(findings: list[Finding]) -> list[Finding]:
