@@ -8,7 +8,6 @@ half-written PDF where a good one was. A lock keeps two builds off the same outp
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import fcntl
 import hashlib
@@ -25,11 +24,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator import fsio, session
 from generator.errors import ContentError
 from generator.limits import LIMITS
-from generator.project import Project, hash_into, used_files
-
-CODE_DIR = Path(__file__).resolve().parent
+from generator.project import Project, code_digest, hash_into, used_files
 
 
 def _hash_files(paths, h=None) -> str:
@@ -45,7 +43,7 @@ def tree(folder: Path) -> list[Path]:
 
 
 def code_hash() -> str:
-    return _hash_files([p for p in CODE_DIR.rglob("*") if p.suffix in (".py", ".yaml")])[:16]
+    return code_digest()[:16]
 
 
 @dataclass
@@ -104,21 +102,6 @@ def write_error(exc: OSError, path: Path) -> ContentError:
     )
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
-        raise write_error(exc, path) from None
-
-
 def settings_for(content, comp, options: Options):
     # A component's print: overrides only the keys it sets; the rest come from the game.
     settings = content.game.print.model_copy(deep=True)
@@ -142,34 +125,19 @@ def settings_for(content, comp, options: Options):
 
 
 def plan_targets(project: Project, content, options: Options) -> list[Target]:
+    """Every output of a game. Each target's key covers only what it reads (inputs.py)."""
+    from generator.inputs import component_key
     from generator.sizes import paper_size
 
     targets = []
-    game_inputs = [
-        content.dir / "game.yaml",
-        content.dir / "manifest.yaml",
-        project.templates / "paper.yaml",
-        project.templates / "card-sizes.yaml",
-        *tree(project.fonts),
-        *tree(project.layouts),
-        *[
-            p
-            for p in tree(content.dir)
-            if p.parent.name != "components" and p.suffix not in (".md",) and "rules" not in p.parts
-        ],
-    ]
-    shared = _hash_files(game_inputs)
     code = code_hash()
     for comp in content.components:
         settings = settings_for(content, comp, options)
         for paper in settings.papers:
             paper_size(project, paper)  # unknown paper: a clear error before anything is written
-        key = hashlib.sha256(
-            "|".join(
-                [shared, _hash_files([comp.file]), code, options.key(), settings.model_dump_json()]
-            ).encode()
-        ).hexdigest()
+        extra = "|".join([code, options.key(), settings.model_dump_json()])
         for lang in content.languages:
+            key = component_key(content, comp, lang, extra)
             for paper in settings.papers:
                 path = f"output/{content.id}/{lang}/{comp.id}-{paper}.pdf"
                 targets.append(Target(content.id, "components", comp.id, lang, paper, path, key))
@@ -180,20 +148,20 @@ def plan_targets(project: Project, content, options: Options) -> list[Target]:
 
 
 def rulebook_targets(project: Project, content, options: Options, code: str) -> list[Target]:
-    """Rulebooks read everything of a game (figures are drawn from its components)."""
+    """A rulebook edition reads its own languages' rules and strings, and every component."""
+    from generator.inputs import rulebook_key
+
     langs = [lang for lang in content.languages if lang in content.rules]
     if not langs:
         return []
-    key = hashlib.sha256(
-        "|".join(
-            [
-                _hash_files([*tree(content.dir), *tree(project.templates)]),
-                code,
-                options.key(),
-                content.game.rulebook.model_dump_json(),
-            ]
-        ).encode()
-    ).hexdigest()
+    extra = "|".join([code, options.key(), content.game.rulebook.model_dump_json()])
+    keys: dict[tuple[str, ...], str] = {}
+
+    def key(*edition: str) -> str:
+        if edition not in keys:
+            keys[edition] = rulebook_key(content, edition, extra)
+        return keys[edition]
+
     papers = options.papers or content.game.rulebook.papers or content.game.print.papers
     out = []
     for index, paper in enumerate(papers):
@@ -207,7 +175,7 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
                     lang,
                     paper,
                     f"output/{content.id}/{lang}/rulebook{suffix}.pdf",
-                    key,
+                    key(lang),
                 )
             )
         for a, b in content.game.rulebook.bilingual:
@@ -219,7 +187,7 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
                     f"{a}-{b}",
                     paper,
                     f"output/{content.id}/rulebook.{a}-{b}{suffix}.pdf",
-                    key,
+                    key(a, b),
                     (a, b),
                 )
             )
@@ -227,8 +195,6 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
 
 
 # ------------------------------------------------------------------ workers
-
-_CONTENT_CACHE: dict = {}
 
 
 class _Overtime(BaseException):  # not Exception: library code that catches those must not eat it
@@ -262,6 +228,8 @@ def run_timed(root: str, target: Target, options: Options) -> dict:
     signal.setitimer(signal.ITIMER_REAL, limit)
     try:
         return run_target(root, target, options)
+    except OSError as exc:  # a full disk, a read-only output folder: name the path
+        raise write_error(exc, Path(root) / target.path) from None
     except _Overtime:
         raise ContentError(
             f"building this took over the {limit:g} s limit for one target; stopped",
@@ -280,23 +248,19 @@ def run_target(root: str, target: Target, options: Options) -> dict:
     from generator.content import load_game
 
     project = Project(Path(root))
-    content = _CONTENT_CACHE.get(target.game)
+    loaded = session.current().cache("build.content")  # games loaded by this command
+    content = loaded.get(target.game)
     if content is None:
-        content = _CONTENT_CACHE[target.game] = load_game(project, target.game)
+        content = loaded[target.game] = load_game(project, target.game)
     out = project.root / target.path
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise write_error(exc, out.parent) from None
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     if target.kind in ("rulebook", "bilingual-rulebook"):
-        return _run_rulebook(content, target, out, tmp)
+        return _run_rulebook(content, target, out)
     comp = content.component(target.component)
     settings = settings_for(content, comp, options)
-    with _committed(tmp, out):
+    with fsio.atomic_path(out) as tmp:
         if target.kind == "components":
             part = sheets.write_sheets(
-                content, comp, target.lang, target.paper, settings, tmp, target.path
+                content, comp, target.lang, _paper(target), settings, tmp, target.path
             )
         else:
             part = sheets.write_one_per_page(content, comp, target.lang, settings, tmp, target.path)
@@ -304,29 +268,22 @@ def run_target(root: str, target: Target, options: Options) -> dict:
     return part
 
 
-@contextmanager
-def _committed(tmp: Path, out: Path):
-    """Write to `tmp` inside the block; on success flush it to disk and rename it over `out`."""
-    try:
-        yield
-        with open(tmp, "rb+") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, out)
-    except OSError as exc:
-        raise write_error(exc, out) from None
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
+def _paper(target: Target) -> str:
+    """Sheets and rulebooks are laid out on a paper; only one-per-page exports have none."""
+    if target.paper is None:
+        raise ValueError(f"target {target.path} ({target.kind}) has no paper")
+    return target.paper
 
 
-def _run_rulebook(content, target: Target, out: Path, tmp: Path) -> dict:
+def _run_rulebook(content, target: Target, out: Path) -> dict:
     from generator import rulebook
 
-    with _committed(tmp, out):
+    with fsio.atomic_path(out) as tmp:
         if target.kind == "rulebook":
-            info = rulebook.render_rulebook(content, target.lang, target.paper, tmp)
+            info = rulebook.render_rulebook(content, target.lang, _paper(target), tmp)
         else:
-            info = rulebook.render_bilingual(content, *target.langs, target.paper, tmp)
+            lang_a, lang_b = target.langs
+            info = rulebook.render_bilingual(content, lang_a, lang_b, _paper(target), tmp)
     entry = {
         "path": target.path,
         "kind": target.kind,
@@ -356,7 +313,7 @@ def load_state(project: Project, game: str) -> GameState:
 
 
 def save_state(project: Project, game: str, state: GameState) -> None:
-    atomic_write(
+    fsio.write_bytes(
         state_path(project, game),
         json.dumps({"targets": state.targets, "checked": state.checked}).encode(),
     )
@@ -447,9 +404,10 @@ def _die_with_parent(parent: int) -> None:
 
 
 class Progress:
-    def __init__(self, total: int, stream=sys.stderr):
-        self.total, self.done, self.stream = total, 0, stream
-        self.tty = stream.isatty()
+    def __init__(self, total: int, stream=None):
+        # sys.stderr looked up now, not at import, so redirected output is honoured
+        self.total, self.done, self.stream = total, 0, stream or sys.stderr
+        self.tty = self.stream.isatty()
         self.start = time.monotonic()
 
     def step(self, label: str) -> None:
@@ -523,11 +481,16 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
 
     def done(t: Target, part: dict):
         states[t.game].targets[t.path] = {"key": t.key, "sha256": part.pop("sha256"), "part": part}
-        save_state(project, t.game, states[t.game])  # after each target: a kill loses at most one
-        progress.step(t.path)
+        try:
+            save_state(project, t.game, states[t.game])  # after each target: a kill loses one
+        except OSError as exc:
+            raise write_error(exc, state_path(project, t.game)) from None
+        if progress is not None:
+            progress.step(t.path)
 
     if len(todo) <= 1 or jobs == 1:
-        _CONTENT_CACHE.update({c.id: c for c in games})  # already loaded and checked here
+        # already loaded and checked here
+        session.current().cache("build.content").update({c.id: c for c in games})
         for t in todo:
             done(t, run_timed(str(project.root), t, options))
     else:
@@ -567,5 +530,8 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
             manifest, ensure_ascii=False, separators=(",", ":"), allow_nan=False
         ).encode()
         if not path.exists() or path.read_bytes() != data:
-            atomic_write(path, data)
+            try:
+                fsio.write_bytes(path, data)
+            except OSError as exc:
+                raise write_error(exc, path) from None
     return {"built": len(todo), "total": sum(len(t) for t in plans.values())}

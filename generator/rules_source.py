@@ -79,7 +79,8 @@ def parse_rules(path: Path, lang: str) -> RulesSource:
         )
     seen: dict[str, Section] = {}  # number -> section: duplicates found in one pass
     lines = text.splitlines()
-    title, intro_lines, sections = "", [], []
+    title, intro_lines = "", []
+    sections: list[Section] = []
     current: Section | None = None
     body: list[str] = []
     in_fence = False

@@ -174,7 +174,23 @@ def _guarded(filter_func):
     return run
 
 
-ENV = _Env(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
+def _finalize(value: Any) -> Any:
+    """What `{{ }}` prints. A mapping is never text: printing one means per-language text whose
+    keys are not the game's languages (`eng:` for `en:`), or a wrong name."""
+    if isinstance(value, dict):
+        keys = ", ".join(str(k) for k in list(value)[:6])
+        raise ContentError(
+            f"a mapping ({keys}) is printed as text",
+            code="mapping-as-text",
+            hint="per-language text needs the game's language codes as keys (es, en, ko); "
+            "otherwise print one of its values, e.g. {{ x.name }}",
+        )
+    return value
+
+
+ENV = _Env(
+    undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False, finalize=_finalize
+)
 ENV.filters = {name: _guarded(f) for name, f in ENV.filters.items()}
 ENV.filters["pnp_loop"] = _loop
 
