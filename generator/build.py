@@ -8,6 +8,7 @@ half-written PDF where a good one was. A lock keeps two builds off the same outp
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import hashlib
@@ -438,6 +439,12 @@ def _stop(pool: ProcessPoolExecutor, project: Project, plans: dict) -> None:
     for proc in workers:
         proc.join(timeout=2)
     pool.shutdown(wait=True)  # the pool's own thread sees the workers gone and ends now
+    # At exit, concurrent.futures would wake that thread through a pipe already closed by the
+    # kill and print a traceback: there is nothing left to wake.
+    import concurrent.futures.process as pool_module
+
+    with contextlib.suppress(AttributeError):
+        pool_module._threads_wakeups.clear()
     for game in plans:
         folder = project.output / game
         for stale in folder.rglob(".*.tmp") if folder.is_dir() else ():
