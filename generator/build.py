@@ -314,10 +314,13 @@ def load_state(project: Project, game: str) -> GameState:
 
 
 def save_state(project: Project, game: str, state: GameState) -> None:
-    fsio.write_bytes(
-        state_path(project, game),
-        json.dumps({"targets": state.targets, "checked": state.checked}).encode(),
-    )
+    path = state_path(project, game)
+    try:
+        fsio.write_bytes(
+            path, json.dumps({"targets": state.targets, "checked": state.checked}).encode()
+        )
+    except OSError as exc:  # output/ is a file, read-only, or the disk is full
+        raise write_error(exc, path) from None
 
 
 _LOCK_FD: int | None = None  # the held lock, so that forked workers can close their copy
@@ -488,10 +491,7 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
 
     def done(t: Target, part: dict):
         states[t.game].targets[t.path] = {"key": t.key, "sha256": part.pop("sha256"), "part": part}
-        try:
-            save_state(project, t.game, states[t.game])  # after each target: a kill loses one
-        except OSError as exc:
-            raise write_error(exc, state_path(project, t.game)) from None
+        save_state(project, t.game, states[t.game])  # after each target: a kill loses one
         if progress is not None:
             progress.step(t.path)
 

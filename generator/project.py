@@ -140,9 +140,13 @@ def _contained(path: Path, bases: tuple[Path, ...]) -> bool:
 
 
 def _within_a_project(real: str) -> bool:
-    return not _ROOTS or any(
-        real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in _ROOTS
-    )
+    return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in _ROOTS)
+
+
+def _escapes(path: Path, real: str) -> bool:
+    """A path inside a project whose real location (symlinks followed) is outside every one.
+    (A path named outside any project, by a library caller, is that caller's business.)"""
+    return _within_a_project(os.path.abspath(path)) and not _within_a_project(real)
 
 
 def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
@@ -152,7 +156,7 @@ def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
     from generator.limits import exceeded
 
     real = os.path.realpath(path)
-    if not _within_a_project(real):
+    if _escapes(path, real):
         raise ContentError(
             f"{what} resolves outside the project (a symlink to {real}); refused",
             path,
@@ -222,7 +226,7 @@ def hash_into(h, path: Path, *, name: bool = True) -> None:
     if name:
         h.update(str(path).encode())
     real = os.path.realpath(path)
-    if not _within_a_project(real):
+    if _escapes(path, real):
         h.update(b"<outside>")
         return
     try:
