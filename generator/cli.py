@@ -425,8 +425,10 @@ def main(argv=None) -> int:
     except OSError as exc:  # file-system state (a full disk, a read-only folder): name the path
         if args.debug:
             raise
-        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
-        print(f"pnp: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        from generator.errors import rel
+
+        where = f"{rel(exc.filename)}: " if getattr(exc, "filename", None) else ""
+        print(f"pnp: error: {where}cannot read or write ({exc.strerror or exc})", file=sys.stderr)
         return EXIT_CANNOT_RUN
     except Exception as exc:  # a bug in pnp, not in the content: say so, briefly
         if args.debug:

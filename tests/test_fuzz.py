@@ -27,7 +27,7 @@ from generator.content import load_game
 from generator.errors import ContentError
 from generator.project import Project
 
-EXAMPLES = int(os.environ.get("PNP_FUZZ_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("PNP_FUZZ_EXAMPLES", "25"))
 DERANDOMIZE = "PNP_FUZZ_EXAMPLES" not in os.environ
 FUZZ = settings(
     max_examples=EXAMPLES,
