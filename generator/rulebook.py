@@ -82,6 +82,14 @@ class _Guard:
         return path
 
 
+def _read(path: Path) -> bytes:
+    """What WeasyPrint fetches: a regular file under the size cap (never a FIFO or a device)."""
+    from generator.limits import LIMITS
+    from generator.project import read_bytes
+
+    return read_bytes(path, LIMITS.files.art_bytes, "rulebook file")
+
+
 def url_fetcher(content: GameContent, cache_dir: Path | None = None):
     """The fetcher WeasyPrint uses for one game's rulebooks; `fetcher(url)` raises ContentError
     for any network URL and any file outside the game folder, templates/, the fonts and the
@@ -102,7 +110,7 @@ def url_fetcher(content: GameContent, cache_dir: Path | None = None):
             def __call__(self, url: str) -> dict:
                 path = self.guard.check(url)
                 return {
-                    "string": path.read_bytes(),
+                    "string": _read(path),
                     "redirected_url": path.as_uri(),
                     "mime_type": mimetypes.guess_type(path.name)[0],
                 }
@@ -112,7 +120,7 @@ def url_fetcher(content: GameContent, cache_dir: Path | None = None):
     class RulebookFetcher(URLFetcher):
         def fetch(self, url, headers=None):
             path = guard.check(url)
-            return URLFetcherResponse(path.as_uri(), path.read_bytes())
+            return URLFetcherResponse(path.as_uri(), _read(path))
 
     fetcher = RulebookFetcher(fail_on_errors=True)
     fetcher.guard = guard
