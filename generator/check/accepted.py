@@ -103,18 +103,7 @@ def apply(
     try:
         loaded = load(game_dir)
     except ContentError as exc:
-        return [
-            *findings,
-            Finding(
-                "error",
-                "accepted-bad",
-                (f"{exc.key}: " if exc.key else "") + exc.message,
-                file=rel(exc.file, root),
-                line=exc.line,
-                hint=exc.hint,
-                game=game,
-            ),
-        ]
+        return [*findings, Finding.from_error(exc, game, code="accepted-bad", root=root)]
     if loaded is None:
         return findings
     used = [False] * len(loaded.entries)

@@ -36,15 +36,9 @@ class GameView:
         try:
             return load_glossary(self.content.dir)
         except ContentError as exc:
+            glossary_file = self.rel(self.content.dir / "glossary.yaml")
             self.problems.append(
-                Finding(
-                    "error",
-                    "glossary",
-                    (f"{exc.key}: " if exc.key else "") + exc.message,
-                    file=self.rel(exc.file or self.content.dir / "glossary.yaml"),
-                    line=exc.line,
-                    hint=exc.hint,
-                )
+                Finding.from_error(exc, code="glossary", root=self.root, file=glossary_file)
             )
             return None
 

@@ -210,16 +210,7 @@ def check(view: GameView) -> list[Finding]:
     try:
         sync = load(view)
     except ContentError as exc:
-        return [
-            Finding(
-                "error",
-                exc.code,
-                (f"{exc.key}: " if exc.key else "") + exc.message,
-                file=view.rel(exc.file),
-                line=exc.line,
-                hint=exc.hint,
-            )
-        ]
+        return [Finding.from_error(exc, root=view.root)]
     if not sync.exists:
         return []
     file = view.rel(sync.path)
