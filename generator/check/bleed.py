@@ -154,12 +154,12 @@ def _face(
     def skip(*_: object) -> None:
         return None
 
-    near = [p for p in walk(renderer, frame, skip) if _near(p, w, h)]
-    if not near:
-        return None
     layout = renderer.layouts.get(layout_name)
     if layout.background and not _paper_like(renderer.text(layout.background, ctx)):
         return None  # the background fills the bleed: nothing stops at the trim on bare paper
+    near = [p for p in walk(renderer, frame, skip) if _near(p, w, h)]
+    if not near:
+        return None
     key_data = [layout_name, round(w, 1), round(h, 1), round(bleed, 2)]
     key_data.append(renderer.text(layout.background, ctx) if layout.background else None)
     key_data += [_signature(renderer, p) for p in near]
