@@ -147,14 +147,14 @@ def face_findings(content: GameContent, ref: FaceRef) -> list[Finding]:
 
 def save_face(content: GameContent, ref: FaceRef, out: Path, dpi: float, bleed_pt: float) -> Path:
     """Write the face to `out`: PDF when it ends in .pdf, PNG otherwise (atomic)."""
-    from generator.build import atomic_write
+    from generator.fsio import write_bytes
 
     pdf = face_pdf(content, ref, bleed_pt)
     if out.suffix.lower() == ".pdf":
-        atomic_write(out, pdf)
+        write_bytes(out, pdf)
         return out
     image = rasterise(pdf, dpi)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", dpi=(dpi, dpi), compress_level=3)
-    atomic_write(out, buffer.getvalue())
+    write_bytes(out, buffer.getvalue())
     return out

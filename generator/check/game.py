@@ -56,7 +56,8 @@ class GameView:
         if manifest is not None:
             for comp_id in manifest.components:
                 entry = manifest.entry(comp_id)
-                out[comp_id] = (entry.count, "manifest")
+                if entry is not None:
+                    out[comp_id] = (entry.count, "manifest")
         return out
 
     @cached_property
@@ -65,7 +66,7 @@ class GameView:
         manifest's breakdown values."""
         out: dict[str, dict[str, tuple[int, str]]] = {}
         for comp in self.content.components:
-            counts = Counter()
+            counts: Counter[str] = Counter()
             for item in comp.items:
                 counts[item.id] += item.count
             out[comp.id] = {k: (v, "content") for k, v in counts.items()}
@@ -73,7 +74,7 @@ class GameView:
         if manifest is not None:
             for comp_id in manifest.components:
                 entry = manifest.entry(comp_id)
-                for values in entry.breakdown.values():
+                for values in entry.breakdown.values() if entry is not None else ():
                     for value, count in values.items():
                         out.setdefault(comp_id, {})[str(value)] = (count, "manifest")
         return out
