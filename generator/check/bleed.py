@@ -16,10 +16,10 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from generator import session
 from generator.boxes.base import Frame, Placed, Rect
 from generator.boxes.walk import walk
 from generator.content import ComponentSpec, GameContent, ItemSpec
@@ -190,7 +190,7 @@ def _file_digest(path: Path) -> str:
     return _digest_of(str(path), stat.st_size, stat.st_mtime_ns)
 
 
-@lru_cache(maxsize=1024)
+@session.cached  # file contents: one command's worth, never longer
 def _digest_of(path: str, size: int, mtime: int) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
