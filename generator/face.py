@@ -124,16 +124,9 @@ def rasterise(pdf_bytes: bytes, dpi: float):
 
 def face_findings(content: GameContent, ref: FaceRef) -> list[Finding]:
     """What `pnp check` says about this face (render-level findings, this language)."""
-    from generator.check import check_faces
+    from generator.check import check_face
 
-    wanted = None if ref.common_back else ref.item.id
-    out = []
-    for f in check_faces(content, ref.lang):
-        if f.component != ref.comp.id:
-            continue
-        if f.item == wanted or (f.item is None and ref.common_back):
-            out.append(f)
-    return out
+    return check_face(content, ref.comp, ref.item, ref.lang, ref.side)
 
 
 def save_face(content: GameContent, ref: FaceRef, out: Path, dpi: float, bleed_pt: float) -> Path:
