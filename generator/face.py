@@ -123,22 +123,24 @@ def rasterise(pdf_bytes: bytes, dpi: float):
 
 
 def face_findings(content: GameContent, ref: FaceRef) -> list[Finding]:
-    """What `pnp check` says about this face (render-level findings, this language)."""
+    """What `pnp check` says about this face (render-level findings, this language), less
+    what accepted.yaml accepts."""
     from generator.check import check_face
 
-    return check_face(content, ref.comp, ref.item, ref.lang, ref.side)
+    found = check_face(content, ref.comp, ref.item, ref.lang, ref.side)
+    return [f for f in found if not f.accepted]
 
 
 def save_face(content: GameContent, ref: FaceRef, out: Path, dpi: float, bleed_pt: float) -> Path:
     """Write the face to `out`: PDF when it ends in .pdf, PNG otherwise (atomic)."""
-    from generator.build import atomic_write
+    from generator.fsio import write_bytes
 
     pdf = face_pdf(content, ref, bleed_pt)
     if out.suffix.lower() == ".pdf":
-        atomic_write(out, pdf)
+        write_bytes(out, pdf)
         return out
     image = rasterise(pdf, dpi)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", dpi=(dpi, dpi), compress_level=3)
-    atomic_write(out, buffer.getvalue())
+    write_bytes(out, buffer.getvalue())
     return out
