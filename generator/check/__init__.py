@@ -128,6 +128,34 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
     return findings
 
 
+def check_face(content: GameContent, comp, item, lang: str, side: str) -> list[Finding]:
+    """The findings of one face (`pnp render`): the same walk as check_faces, one item."""
+    renderer = FaceRenderer(content, lang)
+    w, h = comp.size_pt
+    info = {
+        "file": rel(comp.file, content.project.root),
+        "component": comp.id,
+        "lang": lang,
+        "line": item.line,
+        "item": item.id,
+    }
+    common = side == "back" and item.back == comp.model.back
+    try:
+        ctx = renderer.context(comp, None if common else item)
+    except ContentError as exc:
+        return [Finding.from_error(exc, **info)]
+    if common:
+        info.update(item=None, line=None)
+    layout = item.layout if side == "front" else item.back
+    found = _face(renderer, layout, ctx, w, h, _bleed(content, comp), info)
+    for f in found:
+        f.game = content.id
+    from generator.check.accepted import apply
+
+    # Acceptances are applied as for the whole game; those this face does not use are not news.
+    return [f for f in apply(content.dir, found, content.project.root, content.id) if f in found]
+
+
 def _bleed(content: GameContent, comp) -> float:
     """The bleed the component prints with (its own print: setting, else the game's)."""
     own = comp.model.print
