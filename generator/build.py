@@ -231,6 +231,7 @@ def run_target(root: str, target: Target, options: Options) -> dict:
             )
         else:
             part = sheets.write_one_per_page(content, comp, target.lang, settings, tmp, target.path)
+        lint_written(project, tmp, target.path)
     part["sha256"] = _sha(out)
     return part
 
@@ -248,6 +249,21 @@ def _committed(tmp: Path, out: Path):
             tmp.unlink()
 
 
+def lint_written(project: Project, tmp: Path, path: str) -> None:
+    """A PDF a strict RIP would refuse is an error, and is not committed (pdflint.py)."""
+    from generator import pdflint
+
+    problems = pdflint.lint(tmp, pdflint.bundled_font_names(project.fonts))
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise ContentError(
+            f"{problems[0]}{more}",
+            path,
+            code="pdf-structure",
+            hint="a bug in pnp or in a font fallback; the PDF was not written",
+        )
+
+
 def _run_rulebook(content, target: Target, out: Path, tmp: Path) -> dict:
     from generator import rulebook
 
@@ -256,6 +272,7 @@ def _run_rulebook(content, target: Target, out: Path, tmp: Path) -> dict:
             info = rulebook.render_rulebook(content, target.lang, target.paper, tmp)
         else:
             info = rulebook.render_bilingual(content, *target.langs, target.paper, tmp)
+        lint_written(content.project, tmp, target.path)
     entry = {
         "path": target.path,
         "kind": target.kind,

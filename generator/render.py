@@ -17,6 +17,7 @@ from reportlab.lib import colors
 
 from generator import art, model, templating, textflow
 from generator.content import ComponentSpec, GameContent, ItemSpec
+from generator.pdfform import end_form
 from generator.errors import ContentError, Finding, rel
 from generator.fonts import FontBook, fontbook
 from generator.layouts import LayoutStore, store
@@ -331,7 +332,7 @@ class FaceRenderer:
             drawing.__dict__["initialFontName"] = self.fonts.default.name
             canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
             renderPDF.draw(drawing, canvas, 0, 0)
-            canvas.endForm()
+            end_form(canvas)
         x, y, w, h = _fit(drawing.width, drawing.height, r, box.fit)
         canvas.translate(x, y)
         canvas.scale(w / drawing.width, h / drawing.height)

@@ -9,6 +9,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator import impose, templating
 from generator.content import ComponentSpec, GameContent, ItemSpec
+from generator.pdfform import end_form
 from generator.errors import ContentError
 from generator.model import PrintSettings
 from generator.render import FaceRenderer, colour
@@ -437,7 +438,7 @@ def _draw_common_back(canvas, renderer, comp, layout, ctx, clip, transform, w, h
     if not canvas.hasForm(name):
         canvas.beginForm(name, -bleed, -bleed, w + bleed, h + bleed)
         renderer.draw(canvas, layout, ctx, w, h, bleed)
-        canvas.endForm()
+        end_form(canvas)
     canvas.saveState()
     _clip(canvas, clip)
     canvas.transform(*transform)
