@@ -42,6 +42,11 @@ def _parser() -> argparse.ArgumentParser:
     ck = sub.add_parser("check", help="validate games without writing anything")
     ck.add_argument("games", nargs="*")
     ck.add_argument("--format", choices=["text", "json"], default="text")
+    ck.add_argument(
+        "--show-accepted",
+        action="store_true",
+        help="list every accepted finding (default: one summary line per game)",
+    )
 
     i18 = sub.add_parser("i18n", help="translations: coverage and staleness, marking them in sync")
     isub = i18.add_subparsers(dest="i18n_command", required=True)
@@ -98,11 +103,14 @@ def _check(contents):
     return findings
 
 
-def _print_findings(findings, stream=sys.stdout) -> None:
+def _print_findings(findings, stream=sys.stdout, show_accepted: bool = False) -> None:
     from generator.validate.accepted import finding_id
 
+    by_game: dict[str, list] = {}
     for f in findings:
-        if f.accepted:  # still shown, but it no longer counts: one line with the reason
+        if f.accepted and not show_accepted:
+            by_game.setdefault(f.game or "?", []).append(f)
+        elif f.accepted:  # still shown, but it no longer counts: one line with the reason
             where = f.file + (f":{f.line}" if f.line else "")
             print(
                 f"{where}: accepted: [{f.code}] {f.message} (reason: {f.accepted})  [id {finding_id(f)}]",
@@ -110,6 +118,16 @@ def _print_findings(findings, stream=sys.stdout) -> None:
             )
         else:
             print(f"{f.format()}  [id {finding_id(f)}]", file=stream)
+    for game, group in by_game.items():  # reviewed and accepted: one line per game
+        codes: dict[str, int] = {}
+        for f in group:
+            codes[f.code] = codes.get(f.code, 0) + 1
+        print(
+            f"{game}: {len(group)} accepted ("
+            + ", ".join(f"{code} {n}" for code, n in sorted(codes.items()))
+            + "); --show-accepted lists them",
+            file=stream,
+        )
     errors = sum(1 for f in findings if f.severity == "error" and not f.accepted)
     warnings = sum(1 for f in findings if f.severity == "warning" and not f.accepted)
     accepted = sum(1 for f in findings if f.accepted)
@@ -134,7 +152,7 @@ def cmd_check(project, args) -> int:
             )
         )
     else:
-        _print_findings(findings)
+        _print_findings(findings, show_accepted=args.show_accepted)
     return (
         EXIT_FINDINGS
         if any(f.severity == "error" and not f.accepted for f in findings)
@@ -232,6 +250,9 @@ def cmd_i18n(project, args) -> int:
 
 def cmd_schema(project, args) -> int:
     from generator import model
+    from generator.glossary import GlossaryFile
+    from generator.validate.accepted import AcceptedFile
+    from generator.validate.i18n import SyncSchema
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -240,6 +261,9 @@ def cmd_schema(project, args) -> int:
         "component": model.Component,
         "manifest": model.Manifest,
         "layout": model.Layout,
+        "glossary": GlossaryFile,
+        "accepted": AcceptedFile,
+        "i18n-sync": SyncSchema,
     }
     for name, cls in docs.items():
         schema = cls.model_json_schema(by_alias=True, mode="validation")

@@ -15,6 +15,7 @@ system supplied behind our back (a fallback for a glyph our fonts lack) is a fin
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -163,6 +164,8 @@ class _Linter:
             self.add(where, f"font {name} ({base}) is not embedded")
             return
         plain = base.split("+", 1)[1] if len(base) > 7 and base[6] == "+" else base
+        if plain.endswith(("Oblique", "Italic")) and _hangul(font):
+            self.add(where, f"font {name} ({plain}) sets Hangul in a synthetic oblique")
         if self.allowed is not None and not _squash(plain).startswith(tuple(self.allowed)):
             self.add(
                 where,
@@ -170,6 +173,21 @@ class _Linter:
                 f"({', '.join(sorted(self.allowed))}...): a system font filled in for a glyph or a "
                 "style the bundled fonts lack",
             )
+
+
+_HEX4 = re.compile(rb"<([0-9A-Fa-f]{4})>")
+
+
+def _hangul(font: Any) -> bool:
+    """Whether a font's ToUnicode map yields Hangul syllables (glyph ids stay far below U+AC00)."""
+    cmap = _resolve(font.get("/ToUnicode"))
+    if cmap is None:
+        return False
+    try:
+        data = cmap.get_data()
+    except Exception:
+        return False
+    return any(0xAC00 <= int(h, 16) <= 0xD7A3 for h in _HEX4.findall(data))
 
 
 def _resolve(obj: Any) -> Any:
