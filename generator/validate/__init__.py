@@ -10,6 +10,7 @@
 | `counts.py` | counts a rulebook states, in every language, against the manifest |
 | `translations.py` | translations against their source: sections, list items, numbers, terms |
 | `i18n.py` | `rules/i18n-sync.yaml`: stale translations; `pnp i18n status|sync` |
+| `rulebooks.py` | the rulebooks run as print runs them (no figures drawn); glyphs; figure-missing |
 | `accepted.py` | `accepted.yaml`: findings the designers accept, with a reason |
 
 Every check returns findings and never raises on bad content.
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from generator.content import GameContent
 from generator.errors import Finding
-from generator.validate import counts, i18n, invariants, translations
+from generator.validate import counts, i18n, invariants, rulebooks, translations
 from generator.validate.game import GameView
 
 
@@ -28,7 +29,7 @@ def validate_game(content: GameContent) -> list[Finding]:
     check.check_game, after every other check, render checks included)."""
     view = GameView(content)
     out: list[Finding] = []
-    for check in (invariants.check, counts.check, translations.check, i18n.check):
+    for check in (invariants.check, counts.check, translations.check, i18n.check, rulebooks.check):
         out += check(view)
     out += _glossary_links(view)
     return view.problems + out
