@@ -32,7 +32,22 @@ def validate_game(content: GameContent) -> list[Finding]:
     for check in (invariants.check, counts.check, translations.check, i18n.check, rulebooks.check):
         out += check(view)
     out += _glossary_links(view)
-    return view.problems + out
+    return view.problems + _one_per_structure_problem(out)
+
+
+# The rulebook dry run stops a language on the same misaligned sections that translations.py
+# reports one by one (with the source's titles): keep those, not both.
+_ALIGNMENT = {
+    "translation-missing-section",
+    "translation-extra-section",
+    "translation-section-order",
+}
+_PRINT_ALIGNMENT = {"rules-numbering", "rules-missing-section", "rules-extra-section"}
+
+
+def _one_per_structure_problem(found: list[Finding]) -> list[Finding]:
+    misaligned = {f.lang for f in found if f.code in _ALIGNMENT}
+    return [f for f in found if not (f.code in _PRINT_ALIGNMENT and f.lang in misaligned)]
 
 
 def _glossary_links(view: GameView) -> list[Finding]:
