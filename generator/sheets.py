@@ -9,9 +9,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator import impose, templating
 from generator.content import ComponentSpec, GameContent, ItemSpec
-from generator.pdfform import end_form
 from generator.errors import ContentError
 from generator.model import PrintSettings
+from generator.pdfform import end_form
 from generator.render import FaceRenderer, colour
 from generator.sizes import paper_size
 from generator.units import MM

@@ -26,9 +26,9 @@ from pathlib import Path
 import yaml
 from pydantic import Field
 
+from generator.check.game import GameView
 from generator.errors import ContentError, Finding
 from generator.model import LANG_RE, Strict
-from generator.validate.game import GameView
 from generator.yamlload import load_yaml
 
 FILE = "i18n-sync.yaml"

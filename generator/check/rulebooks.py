@@ -16,9 +16,9 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from generator.check.game import GameView
 from generator.errors import ContentError, Finding
 from generator.rules_source import RulesSource, Section
-from generator.validate.game import GameView
 from generator.yamlload import load_yaml, read_text
 
 # A section has a figure when it draws a face or a board, or shows an image.
