@@ -222,7 +222,7 @@ def lint_written(project: Project, tmp: Path, path: str) -> None:
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise ContentError(
-            f"{problems[0]}{more}",
+            f"[pdf-structure] {problems[0]}{more}",
             path,
             code="pdf-structure",
             hint="a bug in pnp or in a font fallback; the PDF was not written",

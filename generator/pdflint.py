@@ -18,9 +18,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from generator import session
 
 OPERATORS = {
     b"gs": "ExtGState",
@@ -45,7 +46,7 @@ class Problem:
         return f"page {self.page}, {self.where}: {self.message}"
 
 
-@lru_cache(maxsize=4)
+@session.cached
 def bundled_font_names(fonts_dir: Path) -> frozenset[str]:
     """The families of the fonts in templates/fonts/ (fonts.yaml), as PDF font names begin:
     ReportLab names a font by its PostScript name ("PnPGothic-Bold"), WeasyPrint by family and

@@ -84,7 +84,8 @@ boxes:
     "back.yaml": """\
 background: "#ffffff"
 boxes:
-  - {id: smoke, kind: svg, src: art/smoke.svg, x: 0, y: 0, w: 100%, h: 100%, fit: stretch}
+  - {id: smoke, kind: svg, src: art/smoke.svg, x: 0, y: 0, w: 100%, h: 100%, fit: stretch,
+     bleed: true}
 """,
 }
 
@@ -191,7 +192,8 @@ def test_lint_finds_unembedded_and_foreign_fonts(tmp_path):
 
 
 def test_a_pdf_failing_the_lint_is_not_committed(mini, monkeypatch):
-    from generator import build
+    """The build writes into a temporary file, lints it, and only then renames it."""
+    from generator import build, fsio
     from generator.errors import ContentError
     from generator.project import Project
 
@@ -200,14 +202,38 @@ def test_a_pdf_failing_the_lint_is_not_committed(mini, monkeypatch):
 
     monkeypatch.setattr(pdflint, "lint", broken)
     out = mini / "output" / GAME / "es" / "cards-a4.pdf"
-    tmp = out.with_name(".cards-a4.pdf.test.tmp")
-    tmp.parent.mkdir(parents=True)
-    tmp.write_bytes(b"%PDF-1.4 not really")
-    with pytest.raises(ContentError) as caught, build._committed(tmp, out):
+    with pytest.raises(ContentError) as caught, fsio.atomic_path(out) as tmp:
+        tmp.write_bytes(b"%PDF-1.4 not really")
         build.lint_written(Project(mini), tmp, "output/mini/es/cards-a4.pdf")
     assert caught.value.code == "pdf-structure"
     assert "gRLs9" in caught.value.message
-    assert not out.exists() and not tmp.exists()
+    assert not out.exists() and not list(out.parent.iterdir())
+    # and through the CLI: `pnp print` stops with the finding and commits nothing
+    monkeypatch.undo()
+
+
+def test_print_stops_on_a_pdf_structure_problem_and_writes_no_pdf(mini):
+    plugin = mini / "sitecustomize.py"  # makes the lint fail inside the pnp process
+    plugin.write_text(
+        "from generator import pdflint\n"
+        "pdflint.lint = lambda path, allowed=None: "
+        "[pdflint.Problem(1, 'page', 'ExtGState /gRLs0 is used but not defined')]\n"
+    )
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=f"{mini}{os.pathsep}{ROOT}")
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(mini), "print", "-j", "1"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    assert result.returncode != 0
+    assert "pdf-structure" in result.stderr and "gRLs0" in result.stderr
+    assert not list((mini / "output").rglob("*.pdf"))
 
 
 def _tool(name: str) -> str:

@@ -13,10 +13,10 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from pathlib import Path
 
 from generator.check.game import GameView
+from generator import session
 from generator.errors import ContentError, Finding
 from generator.rules_source import RulesSource, Section
 from generator.yamlload import load_yaml, read_text
@@ -74,7 +74,7 @@ def _glyphs(view: GameView, run) -> list[Finding]:
     return out
 
 
-@lru_cache(maxsize=32)
+@session.cached
 def figure_phrases(languages_dir: Path, lang: str) -> tuple[str, ...]:
     path = languages_dir / f"{lang}.yaml"
     if not path.is_file():
