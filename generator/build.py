@@ -202,6 +202,7 @@ def run_target(root: str, target: Target, options: Options) -> dict:
             )
         else:
             part = sheets.write_one_per_page(content, comp, target.lang, settings, tmp, target.path)
+        lint_written(project, tmp, target.path)
     part["sha256"] = _sha(out)
     return part
 
@@ -213,6 +214,21 @@ def _paper(target: Target) -> str:
     return target.paper
 
 
+def lint_written(project: Project, tmp: Path, path: str) -> None:
+    """A PDF a strict RIP would refuse is an error, and is not committed (pdflint.py)."""
+    from generator import pdflint
+
+    problems = pdflint.lint(tmp, pdflint.bundled_font_names(project.fonts))
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise ContentError(
+            f"[pdf-structure] {problems[0]}{more}",
+            path,
+            code="pdf-structure",
+            hint="a bug in pnp or in a font fallback; the PDF was not written",
+        )
+
+
 def _run_rulebook(content, target: Target, out: Path) -> dict:
     from generator import rulebook
 
@@ -222,6 +238,7 @@ def _run_rulebook(content, target: Target, out: Path) -> dict:
         else:
             lang_a, lang_b = target.langs
             info = rulebook.render_bilingual(content, lang_a, lang_b, _paper(target), tmp)
+        lint_written(content.project, tmp, target.path)
     entry = {
         "path": target.path,
         "kind": target.kind,

@@ -11,6 +11,7 @@ from generator import impose, templating
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError
 from generator.model import PrintSettings
+from generator.pdfform import end_form
 from generator.render import FaceRenderer, colour
 from generator.sizes import paper_size
 from generator.units import MM
@@ -438,7 +439,7 @@ def _draw_common_back(canvas, renderer, comp, layout, ctx, clip, transform, w, h
     if not canvas.hasForm(name):
         canvas.beginForm(name, -bleed, -bleed, w + bleed, h + bleed)
         renderer.draw(canvas, layout, ctx, w, h, bleed)
-        canvas.endForm()
+        end_form(canvas)
     canvas.saveState()
     _clip(canvas, clip)
     canvas.transform(*transform)
