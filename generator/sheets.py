@@ -1,4 +1,4 @@
-"""Write component PDFs: imposed duplex sheets, and one-face-per-page print-shop files."""
+"""Write component PDFs: imposed duplex sheets and tiled faces (exports/ calls these)."""
 
 from __future__ import annotations
 
@@ -339,62 +339,6 @@ def _label_at(canvas, renderer, text: str, page, margin: float, clip) -> None:
     canvas.setFont(face.name, LABEL_SIZE)
     canvas.drawCentredString(page[0] / 2, margin + 2.0, text)
     canvas.restoreState()
-
-
-def write_one_per_page(
-    content: GameContent,
-    comp: ComponentSpec,
-    lang: str,
-    settings: PrintSettings,
-    out: Path,
-    rel_path: str,
-) -> dict:
-    """Print-shop export: each item's face on a page of its own (trim plus bleed), then its back."""
-    renderer = FaceRenderer(content, lang)
-    w, h = comp.size_pt
-    bleed = settings.bleed.points
-    size = (w + 2 * bleed, h + 2 * bleed)
-    name = templating.pick(comp.model.name, lang)
-    title = templating.pick(content.game.title, lang)
-    canvas = new_canvas(out, size, renderer, f"{title} - {name} (print shop)")
-    trim = impose.Rect(bleed, bleed, w, h)
-    full = impose.Rect(0, 0, *size)
-    pages, page_no = [], 0
-    comp_ctx = renderer.context(comp, None)
-    place = (1.0, 0.0, 0.0, 1.0, bleed, bleed)
-    for item in comp.items:
-        cp = Copy(item, 1)
-        sides = [("front", item.layout, renderer.context(comp, item))]
-        if item.back:
-            sides.append(
-                (
-                    "back",
-                    item.back,
-                    comp_ctx if item.back == comp.model.back else renderer.context(comp, item),
-                )
-            )
-        for side, layout, ctx in sides:
-            page_no += 1
-            canvas.setTrimBox(_box(trim))
-            canvas.setBleedBox(_box(full))
-            _draw_face(canvas, renderer, layout, ctx, full, place, w, h, bleed)
-            canvas.showPage()
-            entry = _slot_entry(comp, cp, trim, bleed, False)
-            entry["copies"] = item.count
-            pages.append({"file": rel_path, "page": page_no, "side": side, "slots": [entry]})
-    canvas.save()
-    return {
-        "file": {
-            "path": rel_path,
-            "kind": "export",
-            "lang": lang,
-            "paper": None,
-            "pages": page_no,
-            "component": comp.id,
-            "format": "one-per-page",
-        },
-        "sheets": pages,
-    }
 
 
 def _slot_entry(comp, cp: Copy, trim: impose.Rect, bleed: float, rotated: bool) -> dict:

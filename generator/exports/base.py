@@ -1,0 +1,154 @@
+"""What every exporter shares: the job the build schedules, the files it writes, its entries.
+
+An exporter plans jobs for one game and language, and writes one job at a time. A job may
+write several files: each goes to a temporary file first, and the build renames them all into
+place only when the exporter has finished, so a failed or killed job leaves no new file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from generator.content import ComponentSpec, GameContent
+    from generator.model import ExportSpec, PrintSettings
+
+
+@dataclass(frozen=True)
+class Job:
+    """One unit of work for an exporter: the files it promises to write."""
+
+    format: str
+    lang: str
+    paths: tuple[str, ...]  # relative to the project root; paths[0] names the job
+    component: str = ""  # "" for a job about the whole game (an order sheet)
+    paper: str | None = None
+    kind: str = "export"  # the manifest kind of its files (sheets write "components")
+
+
+class Exporter(Protocol):
+    name: str
+
+    def plan(self, ctx: ExportContext) -> list[Job]:
+        """The jobs for one game and language (every component, every paper)."""
+        ...
+
+    def write(self, ctx: ExportContext, job: Job, out: Outputs) -> dict:
+        """Write the job's files through `out`; return its manifest part (files, sheets)."""
+        ...
+
+
+@dataclass
+class ExportContext:
+    """What an exporter sees: the game, the language, its spec and each component's settings."""
+
+    content: GameContent
+    lang: str
+    spec: ExportSpec
+    settings: dict[str, PrintSettings]  # component id -> merged print settings
+
+    def components(self) -> list[ComponentSpec]:
+        """The components taking part in this export, in the game's order."""
+        return [c for c in self.content.components if c.id in self.settings]
+
+    def folder(self) -> str:
+        return f"output/{self.content.id}/{self.lang}"
+
+
+@dataclass
+class Outputs:
+    """Hands out temporary paths for a job's files; the build commits them together."""
+
+    root: Path
+    promised: tuple[str, ...]
+    temps: dict[str, Path] = field(default_factory=dict)
+
+    def path(self, rel: str) -> Path:
+        if rel not in self.promised:  # the plan is what the build checks for being up to date
+            raise ValueError(f"exporter wrote {rel}, which its plan did not name")
+        out = self.root / rel
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+        self.temps[rel] = tmp
+        return tmp
+
+    def commit(self) -> None:
+        missing = [rel for rel in self.promised if rel not in self.temps]
+        if missing:
+            raise ValueError(f"exporter did not write {missing[0]}")
+        for tmp in self.temps.values():
+            with open(tmp, "rb+") as fh:
+                os.fsync(fh.fileno())
+        for rel, tmp in self.temps.items():
+            os.replace(tmp, self.root / rel)
+        self.temps.clear()
+
+    def discard(self) -> None:
+        for tmp in self.temps.values():
+            tmp.unlink(missing_ok=True)
+        self.temps.clear()
+
+
+# ------------------------------------------------------------------ manifest entries
+# One shape for every writer's entries (sheets, tiles, one-per-page, images), so readers of
+# build-manifest.json see the same keys whichever format wrote them.
+
+MM = 72 / 25.4
+
+
+def mm(points: float) -> float:
+    return round(points / MM, 3)
+
+
+def file_entry(
+    path: str,
+    kind: str,
+    lang: str,
+    *,
+    fmt: str,
+    paper: str | None = None,
+    pages: int | None = None,
+    component: str | None = None,
+    **extra: Any,
+) -> dict:
+    entry = {
+        "path": path,
+        "kind": kind,
+        "lang": lang,
+        "paper": paper,
+        "pages": pages,
+        "component": component,
+        "format": fmt,
+        **extra,
+    }
+    return {k: v for k, v in entry.items() if v is not None}
+
+
+def slot_entry(
+    component: str,
+    item: str,
+    copy: int,
+    trim: tuple[float, float, float, float],
+    bleed: float,
+    **extra: Any,
+) -> dict:
+    """A placed face: trim rectangle (x, y, w, h, in points from the bottom-left) and bleed."""
+    x, y, w, h = trim
+    return {
+        "component": component,
+        "item": item,
+        "copy": copy,
+        "x": mm(x),
+        "y": mm(y),
+        "w": mm(w),
+        "h": mm(h),
+        "bleed": mm(bleed),
+        **extra,
+    }
+
+
+def page_entry(path: str, page: int, side: str, slots: list[dict], **extra: Any) -> dict:
+    return {"file": path, "page": page, "side": side, "slots": slots, **extra}
