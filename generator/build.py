@@ -58,9 +58,8 @@ class Options:
     jobs: int = 0
 
     def key(self) -> str:
-        return json.dumps(
-            [self.papers, self.duplex, self.back_offset, self.one_per_page, self.exports]
-        )
+        # Not `exports`: it picks which targets run, not what any of them holds.
+        return json.dumps([self.papers, self.duplex, self.back_offset, self.one_per_page])
 
 
 @dataclass

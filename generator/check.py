@@ -24,11 +24,19 @@ def check_game(content: GameContent) -> list[Finding]:
     findings: list[Finding] = []
     findings += check_manifest(content)
     findings += validate_game(content)
+    findings += export_findings(content)
     for lang in content.languages:
         findings += check_faces(content, lang)
     for f in findings:
         f.game = content.id
     return apply(content.dir, collapse(findings), content.project.root, content.id)
+
+
+def export_findings(content: GameContent) -> list[Finding]:
+    """What the game's chosen exports cannot do with its faces (a shop preset's sizes)."""
+    from generator.exports import presets
+
+    return presets.check(content)
 
 
 def collapse(findings: list[Finding]) -> list[Finding]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -55,11 +56,14 @@ def _setup(
     )
 
 
-def new_canvas(path: Path, size, renderer: FaceRenderer, title: str) -> Canvas:
+def new_canvas(
+    path: Path | BinaryIO, size, renderer: FaceRenderer, title: str, cls: type[Canvas] = Canvas
+) -> Canvas:
+    """A canvas for faces; `cls` lets an export draw through a Canvas subclass (ink-saver)."""
     face = renderer.fonts.default
     # initialFontName: otherwise ReportLab puts unembedded Helvetica in every page's resources.
-    canvas = Canvas(
-        str(path),
+    canvas = cls(
+        str(path) if isinstance(path, Path) else path,
         pagesize=size,
         invariant=1,
         pageCompression=1,
