@@ -85,6 +85,11 @@ class BoxBase(Strict):
         False, description="extend the box into the bleed on the sides where it touches the trim"
     )
     opacity: float = Field(1.0, ge=0, le=1)
+    ink: Literal["auto", "keep", "lighten", "drop"] = Field(
+        "auto",
+        description="ink-saver sheets: auto lightens large fills and art, keep leaves the box "
+        "as it is, lighten always tints it, drop leaves it out",
+    )
 
 
 class StrokeFill(BoxBase):
@@ -199,6 +204,9 @@ class Layout(Strict):
     extends: str | None = None
     description: str | None = None
     background: Colour | None = Field(None, description="fills the face and its bleed")
+    background_ink: Literal["lighten", "keep", "drop"] = Field(
+        "lighten", description="ink-saver sheets: what becomes of the background"
+    )
     boxes: list[Box] = []
 
 

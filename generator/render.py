@@ -130,7 +130,11 @@ class FaceRenderer:
         self, canvas, layout_name: str, ctx: dict, w: float, h: float, bleed: float, depth: int = 0
     ) -> None:
         layout = self.layouts.get(layout_name)
-        if layout.background:
+        # An ink-saver canvas (exports/ink_saver.py) is told what each fill belongs to.
+        ink = getattr(canvas, "ink_hooks", None)
+        if ink is not None:
+            ink.begin_layout(layout, w, h, bleed, depth)
+        if layout.background and not (ink and layout.background_ink == "drop"):
             canvas.setFillColor(colour(self.text(layout.background, ctx)))
             canvas.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
         for box in layout.boxes:
@@ -138,6 +142,8 @@ class FaceRenderer:
                 continue
             self._face = (w, h)  # lines are drawn between two points of the face
             rect = self.box_rect(box, w, h, bleed)
+            if ink is not None and not ink.begin_box(box, rect, depth):
+                continue
             canvas.saveState()
             angle = self.angle(box, ctx)
             if angle:
@@ -156,6 +162,8 @@ class FaceRenderer:
             else:
                 self._DRAW[box.kind](self, canvas, box, rect, ctx)
             canvas.restoreState()
+            if ink is not None:
+                ink.end_box()
 
     def angle(self, box, ctx) -> float:
         return _number(box.rotate, ctx, "rotate", float) % 360

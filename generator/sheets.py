@@ -84,6 +84,7 @@ def write_sheets(
     settings: PrintSettings,
     out: Path,
     rel_path: str,
+    canvas_cls: type[Canvas] = Canvas,
 ) -> dict:
     """Impose every copy of every item on sheets; backs follow each front sheet for duplex."""
     renderer, (W, H), (w, h), bleed, name, title = _setup(content, comp, lang, paper, settings)
@@ -98,13 +99,13 @@ def write_sheets(
             rotate=settings.rotate,
         )
     except impose.DoesNotFit:
-        return write_tiled(content, comp, lang, paper, settings, out, rel_path)
+        return write_tiled(content, comp, lang, paper, settings, out, rel_path, canvas_cls)
     slots = grid.slots()
     offset = (settings.back_offset.x.points, settings.back_offset.y.points)
     all_copies = copies(comp)
     sheets_total = -(-len(all_copies) // grid.per_sheet)
     has_backs = any(c.item.back for c in all_copies)
-    canvas = new_canvas(out, (W, H), renderer, f"{title} - {name}")
+    canvas = new_canvas(out, (W, H), renderer, f"{title} - {name}", canvas_cls)
     pages, page_no = [], 0
     comp_ctx = renderer.context(comp, None)
     for sheet in range(sheets_total):
@@ -194,6 +195,7 @@ def write_tiled(
     settings: PrintSettings,
     out: Path,
     rel_path: str,
+    canvas_cls: type[Canvas] = Canvas,
 ) -> dict:
     """A face bigger than the sheet (a board), split into overlapping tiles, one per page."""
     renderer, (W, H), (w, h), bleed, name, title = _setup(content, comp, lang, paper, settings)
@@ -210,7 +212,7 @@ def write_tiled(
         raise ContentError(
             str(exc), comp.file, comp.line_of.get("size"), "size", code="does-not-fit"
         ) from None
-    canvas = new_canvas(out, (W, H), renderer, f"{title} - {name}")
+    canvas = new_canvas(out, (W, H), renderer, f"{title} - {name}", canvas_cls)
     pages, page_no = [], 0
     total = len(plan.tiles)
     for cp in copies(comp):
