@@ -143,7 +143,9 @@ def _chosen_exports(settings, names: list[str]) -> list:
                 code="usage",
                 hint="formats: " + ", ".join(exports.FORMATS),
             )
-        chosen += [s for s in own if s.format == name] or [ExportSpec(format=name)]
+        chosen += [s for s in own if s.format == name] or [
+            ExportSpec.model_validate({"format": name})
+        ]
     return chosen
 
 

@@ -43,7 +43,7 @@ def effective(settings: PrintSettings) -> list[ExportSpec]:
     if settings.exports is not None:
         return list(settings.exports)
     names = ["sheets"] + (["print-shop"] if settings.one_per_page else [])
-    return [ExportSpec(format=n) for n in names]
+    return [ExportSpec.model_validate({"format": n}) for n in names]
 
 
 def selected(

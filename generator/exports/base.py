@@ -10,11 +10,25 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
+
+from generator.entries import file_entry, mm, page_entry, slot_entry
 
 if TYPE_CHECKING:
     from generator.content import ComponentSpec, GameContent
     from generator.model import ExportSpec, PrintSettings
+
+
+__all__ = [
+    "ExportContext",
+    "Exporter",
+    "Job",
+    "Outputs",
+    "file_entry",
+    "mm",
+    "page_entry",
+    "slot_entry",
+]
 
 
 @dataclass(frozen=True)
@@ -90,65 +104,3 @@ class Outputs:
         for tmp in self.temps.values():
             tmp.unlink(missing_ok=True)
         self.temps.clear()
-
-
-# ------------------------------------------------------------------ manifest entries
-# One shape for every writer's entries (sheets, tiles, one-per-page, images), so readers of
-# build-manifest.json see the same keys whichever format wrote them.
-
-MM = 72 / 25.4
-
-
-def mm(points: float) -> float:
-    return round(points / MM, 3)
-
-
-def file_entry(
-    path: str,
-    kind: str,
-    lang: str,
-    *,
-    fmt: str,
-    paper: str | None = None,
-    pages: int | None = None,
-    component: str | None = None,
-    **extra: Any,
-) -> dict:
-    entry = {
-        "path": path,
-        "kind": kind,
-        "lang": lang,
-        "paper": paper,
-        "pages": pages,
-        "component": component,
-        "format": fmt,
-        **extra,
-    }
-    return {k: v for k, v in entry.items() if v is not None}
-
-
-def slot_entry(
-    component: str,
-    item: str,
-    copy: int,
-    trim: tuple[float, float, float, float],
-    bleed: float,
-    **extra: Any,
-) -> dict:
-    """A placed face: trim rectangle (x, y, w, h, in points from the bottom-left) and bleed."""
-    x, y, w, h = trim
-    return {
-        "component": component,
-        "item": item,
-        "copy": copy,
-        "x": mm(x),
-        "y": mm(y),
-        "w": mm(w),
-        "h": mm(h),
-        "bleed": mm(bleed),
-        **extra,
-    }
-
-
-def page_entry(path: str, page: int, side: str, slots: list[dict], **extra: Any) -> dict:
-    return {"file": path, "page": page, "side": side, "slots": slots, **extra}

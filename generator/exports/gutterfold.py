@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from generator import impose, sheets, templating
+from generator import faces, impose, sheets, templating
 from generator.content import ComponentSpec
 from generator.exports.base import (
     ExportContext,
@@ -86,9 +86,7 @@ class Gutterfold:
         renderer = FaceRenderer(content, lang)
         title = templating.pick(content.game.title, lang)
         name = templating.pick(comp.model.name, lang)
-        canvas = sheets.new_canvas(
-            out.path(rel), (W, H), renderer, f"{title} - {name} (gutterfold)"
-        )
+        canvas = faces.new_canvas(out.path(rel), (W, H), renderer, f"{title} - {name} (gutterfold)")
         slots = grid.slots()
         mirror = grid.back_sheet_transform("long-edge", (0.0, 0.0))
         all_copies = sheets.copies(comp)
@@ -102,13 +100,11 @@ class Gutterfold:
             for slot, cp in zip(slots, batch, strict=False):
                 clip = grid.clip_for(slot, occupied)
                 ctx_item = renderer.context(comp, cp.item)
-                sheets._draw_face(
+                faces.draw_face(
                     canvas, renderer, cp.item.layout, ctx_item, clip, slot.front, w, h, bleed
                 )
-                extra = {"rotation": 90} if grid.rotated else {}
-                t = slot.trim
                 fronts.append(
-                    slot_entry(comp.id, cp.item.id, cp.copy, (t.x, t.y, t.w, t.h), bleed, **extra)
+                    slot_entry(comp.id, cp.item.id, cp.copy, slot.trim, bleed, rotated=grid.rotated)
                 )
                 if not cp.item.back:
                     continue
@@ -116,7 +112,7 @@ class Gutterfold:
                 back_clip = clip.mapped(mirror)
                 common = cp.item.back == comp.model.back
                 if common:
-                    sheets._draw_common_back(
+                    faces.draw_common_back(
                         canvas,
                         renderer,
                         comp,
@@ -129,12 +125,12 @@ class Gutterfold:
                         bleed,
                     )
                 else:
-                    sheets._draw_face(
+                    faces.draw_face(
                         canvas, renderer, cp.item.back, ctx_item, back_clip, transform, w, h, bleed
                     )
                 b = impose.Rect(0, 0, w, h).mapped(transform)
                 backs.append(
-                    slot_entry(comp.id, cp.item.id, cp.copy, (b.x, b.y, b.w, b.h), bleed, **extra)
+                    slot_entry(comp.id, cp.item.id, cp.copy, b, bleed, rotated=grid.rotated)
                 )
             self._marks(canvas, grid, occupied)
             self._fold_line(canvas, renderer, grid, lang)

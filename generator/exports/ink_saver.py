@@ -17,6 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator import sheets
 from generator.exports.base import ExportContext, Job, Outputs
+from generator.model import Layout
 
 LARGE = 0.12  # share of the face's area from which a fill counts as a background
 KEEP = 0.12  # share of the colour a lightened fill keeps (the rest is paper white)
@@ -46,7 +47,7 @@ class InkHooks:
         self.face_area = 1.0
         self.painted: list[Painted] = []
         self.stack: list = []  # (box, rect, depth)
-        self.layout = None
+        self.layout: Layout | None = None
 
     def begin_layout(self, layout, w: float, h: float, bleed: float, depth: int) -> None:
         if depth == 0:
@@ -80,7 +81,7 @@ class InkHooks:
             return False
         box, (_, _, w, h), depth = cur
         if box == "background":
-            return self.layout.background_ink == "lighten"
+            return self.layout is not None and self.layout.background_ink == "lighten"
         if box.kind in ("image", "svg", "text"):
             return False
         if box.ink != "auto":

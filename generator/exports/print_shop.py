@@ -13,7 +13,7 @@ import io
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from generator import impose, sheets, templating
+from generator import faces, impose, templating
 from generator.content import ComponentSpec, ItemSpec
 from generator.exports.base import ExportContext, Job, Outputs, file_entry, page_entry, slot_entry
 from generator.render import FaceRenderer
@@ -62,7 +62,7 @@ class PrintShop:
         size = (w + 2 * bleed, h + 2 * bleed)
         title = templating.pick(content.game.title, lang)
         name = templating.pick(comp.model.name, lang)
-        canvas = sheets.new_canvas(out.path(rel), size, renderer, f"{title} - {name} (print shop)")
+        canvas = faces.new_canvas(out.path(rel), size, renderer, f"{title} - {name} (print shop)")
         trim = impose.Rect(bleed, bleed, w, h)
         full = impose.Rect(0, 0, *size)
         place = (1.0, 0.0, 0.0, 1.0, bleed, bleed)
@@ -71,13 +71,11 @@ class PrintShop:
         for dp in design_pages(comp):
             common = dp.side == "back" and dp.layout == comp.model.back
             face_ctx = comp_ctx if common else renderer.context(comp, dp.item)
-            canvas.setTrimBox(sheets._box(trim))
-            canvas.setBleedBox(sheets._box(full))
-            sheets._draw_face(canvas, renderer, dp.layout, face_ctx, full, place, w, h, bleed)
+            canvas.setTrimBox(faces.box(trim))
+            canvas.setBleedBox(faces.box(full))
+            faces.draw_face(canvas, renderer, dp.layout, face_ctx, full, place, w, h, bleed)
             canvas.showPage()
-            slot = slot_entry(
-                comp.id, dp.item.id, 1, (bleed, bleed, w, h), bleed, copies=dp.item.count
-            )
+            slot = slot_entry(comp.id, dp.item.id, 1, trim, bleed, copies=dp.item.count)
             pages.append(page_entry(rel, dp.page, dp.side, [slot], quantity=dp.item.count))
         canvas.save()
         entry = file_entry(rel, "export", lang, fmt=self.name, pages=len(pages), component=comp.id)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pypdfium2 as pdfium
 from PIL import Image, ImageCms
 
-from generator import impose, sheets
+from generator import faces, impose
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.render import FaceRenderer
 
@@ -45,7 +45,7 @@ def render(
     content: GameContent,
     lang: str,
     comp: ComponentSpec,
-    faces: list[Face],
+    sides: list[Face],
     *,
     dpi: int,
     px: tuple[int, int],
@@ -58,13 +58,13 @@ def render(
     page = ((px[0] - 1e-3) * 72 / dpi, (px[1] - 1e-3) * 72 / dpi)
     bx, by = (page[0] - w) / 2, (page[1] - h) / 2
     buf = io.BytesIO()
-    canvas = sheets.new_canvas(buf, page, renderer, comp.id)  # type: ignore[arg-type]
+    canvas = faces.new_canvas(buf, page, renderer, comp.id)
     full = impose.Rect(0, 0, *page)
     place = (1.0, 0.0, 0.0, 1.0, bx, by)
     comp_ctx = renderer.context(comp, None)
-    for face in faces:
+    for face in sides:
         ctx = comp_ctx if face.item is None else renderer.context(comp, face.item)
-        sheets._draw_face(canvas, renderer, face.layout, ctx, full, place, w, h, max(bx, by, 0))
+        faces.draw_face(canvas, renderer, face.layout, ctx, full, place, w, h, max(bx, by, 0))
         canvas.showPage()
     canvas.save()
     pdf = pdfium.PdfDocument(buf.getvalue())

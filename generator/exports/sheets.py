@@ -30,5 +30,4 @@ class Sheets:
         part = sheets.write_sheets(
             ctx.content, comp, ctx.lang, job.paper, ctx.settings[comp.id], out.path(rel), rel
         )
-        part["file"]["format"] = self.name
         return {"files": [part["file"]], "sheets": part["sheets"]}
