@@ -124,6 +124,9 @@ def settings_for(content, comp, options: Options):
         settings.one_per_page = options.one_per_page
     if options.papers:
         settings.papers = list(options.papers)
+    own = settings.exports
+    if options.one_per_page and own is not None and all(s.format != "print-shop" for s in own):
+        settings.exports = [*own, *_chosen_exports(settings, ["print-shop"])]
     if options.exports:
         settings.exports = _chosen_exports(settings, options.exports)
     return settings

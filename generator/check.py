@@ -34,9 +34,9 @@ def check_game(content: GameContent) -> list[Finding]:
 
 def export_findings(content: GameContent) -> list[Finding]:
     """What the game's chosen exports cannot do with its faces (a shop preset's sizes)."""
-    from generator.exports import presets
+    from generator import exports
 
-    return presets.check(content)
+    return exports.check(content)
 
 
 def collapse(findings: list[Finding]) -> list[Finding]:

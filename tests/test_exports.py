@@ -119,8 +119,11 @@ def test_unknown_export_is_a_located_error(dogfight_copy):
     game = root / "content/dogfight/game.yaml"
     game.write_text(game.read_text().replace("png, tts", "pngg, tts"))
     result = run_pnp(root, "check", "dogfight")
-    assert result.returncode == 1
-    assert "game.yaml:" in result.stdout + result.stderr
+    assert result.returncode == 2  # content that does not load
+    line = 1 + game.read_text().splitlines().index(
+        next(x for x in game.read_text().splitlines() if "pngg" in x)
+    )
+    assert f"game.yaml:{line}: print.exports[2]:" in result.stdout + result.stderr
     assert "unknown export format 'pngg'" in result.stdout + result.stderr
     assert run_pnp(root, "print", "--export", "nope").returncode != 0
 
@@ -302,3 +305,15 @@ def test_print_shop_quantities_add_up_to_every_manifest_count(built, game):
                         )
         assert dict(fronts) == {c: n for c, n in counts.items() if n}, (game, lang)
         assert dict(fronts) == dict(sheets_copies), (game, lang)
+
+
+def test_export_naming_an_unknown_component_is_an_error(dogfight_copy):
+    root = dogfight_copy
+    game = root / "content/dogfight/game.yaml"
+    game.write_text(
+        game.read_text().replace("png, tts", "{format: png, components: [planez]}, tts")
+    )
+    result = run_pnp(root, "check", "dogfight", "--format", "json")
+    assert result.returncode == 1
+    (found,) = [f for f in json.loads(result.stdout) if f["code"] == "unknown-component"]
+    assert "planez" in found["message"] and found["file"].endswith("game.yaml")

@@ -69,3 +69,31 @@ def selected(
         if members:
             out.append((spec, members))
     return out
+
+
+def check(content: GameContent) -> list:
+    """Findings about the exports a game asks for: unknown components named in an export,
+    and faces a png preset cannot take (presets.py)."""
+    from generator.errors import ContentError, Finding
+    from generator.exports import presets
+
+    findings = []
+    known = {c.id for c in content.components}
+    specs = list(content.game.print.exports or [])
+    for comp in content.components:
+        if comp.model.print is not None:
+            specs += comp.model.print.exports or []
+    for spec in specs:
+        for cid in sorted(set(spec.components or []) - known):
+            findings.append(
+                Finding.from_error(
+                    ContentError(
+                        f"export {spec.format} names component '{cid}', which the game lacks",
+                        content.dir / "game.yaml",
+                        key="print.exports",
+                        hint="components: " + ", ".join(sorted(known)),
+                        code="unknown-component",
+                    )
+                )
+            )
+    return findings + presets.check(content)
