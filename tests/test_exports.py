@@ -183,6 +183,13 @@ def test_tts_pieces_and_base_url(dogfight_copy):
     for o in tokens["ObjectStates"]:
         rel = o["CustomImage"]["ImageURL"].removeprefix("https://example.org/kit/")
         assert (root / "output/dogfight" / rel).is_file()
+    # A target of many files is up to date only while every one of them is intact.
+    again = run_pnp(root, "print", "--export", "tts", "-j", "1", check=True)
+    assert " 0 of " in again.stdout
+    (root / "output/dogfight/en/tts/rewards/red-0-front.png").unlink()
+    repaired = run_pnp(root, "print", "--export", "tts", "-j", "1", check=True)
+    assert " 1 of " in repaired.stdout
+    assert (root / "output/dogfight/en/tts/rewards/red-0-front.png").is_file()
 
 
 # ------------------------------------------------------------------ gutterfold
