@@ -55,7 +55,8 @@ def draw_face(canvas, renderer, layout, ctx, clip_rect, transform, w, h, bleed) 
         item = ctx.get("item", {}).get("id", "the common back")
         where = renderer.layouts.files_of.get(layout, [None])[0]
         exc.message = f"{exc.message} (drawing {item} with layout {layout}, {renderer.lang})"
-        raise exc.located(where) from None
+        exc.located(where)
+        raise
     finally:
         canvas.restoreState()
 

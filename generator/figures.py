@@ -12,18 +12,16 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import templating
+from generator import fsio
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError
-from generator.render import FaceRenderer
+from generator.project import code_digest
+from generator.render import Contexts, FaceRenderer
 
 DPI = 300
-CODE = Path(__file__).resolve().parent
-_CODE_FILES = ("render.py", "textflow.py", "art.py", "fonts.py", "layouts.py", "figures.py")
 
 
 @dataclass(frozen=True)
@@ -49,9 +47,7 @@ def _digest_tree(h, folder: Path) -> None:
 
 def world_digest(content: GameContent) -> str:
     """Everything outside an item's data that a face depends on."""
-    h = hashlib.sha256()
-    for name in _CODE_FILES:
-        h.update((CODE / name).read_bytes())
+    h = hashlib.sha256(code_digest().encode())
     _digest_tree(h, content.project.layouts)
     _digest_tree(h, content.project.fonts)
     for path in sorted(content.dir.rglob("*")):
@@ -59,17 +55,6 @@ def world_digest(content: GameContent) -> str:
             h.update(str(path.relative_to(content.dir)).encode())
             h.update(path.read_bytes())
     return h.hexdigest()
-
-
-class _Contexts(FaceRenderer):
-    """FaceRenderer.context() without registering fonts: a cached picture needs only its
-    data to find its file, and loading three TrueType fonts costs 0.2 s."""
-
-    def __init__(self, content: GameContent, lang: str):  # noqa: super().__init__ loads fonts
-        self.content = content
-        self.lang = lang
-        self.languages = content.languages
-        self._game_ctx = templating.localize(dict(content.game.data), lang, self.languages)
 
 
 class FaceCache:
@@ -81,7 +66,9 @@ class FaceCache:
         self.folder = folder
         self.world = world or world_digest(content)
         self._renderer: FaceRenderer | None = None
-        self.contexts = _Contexts(content, lang)
+        # Contexts, not a FaceRenderer: a cached picture needs only its data to find its
+        # file, and loading three TrueType fonts costs 0.2 s.
+        self.contexts = Contexts(content, lang)
         self.drawn = 0  # faces drawn (cache misses), for tests and benchmarks
 
     @property
@@ -158,10 +145,8 @@ class FaceCache:
                 y2 = min(y + dash, px_h - radius)
                 draw.rectangle((0, y, line - 1, y2), fill="#9aa3ad")
                 draw.rectangle((px_w - line, y, px_w - 1, y2), fill="#9aa3ad")
-            self.folder.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            image.save(tmp, format="PNG", dpi=(DPI, DPI))
-            os.replace(tmp, path)
+            with fsio.atomic_path(path) as tmp:
+                image.save(tmp, format="PNG", dpi=(DPI, DPI))
         return path
 
     def _draw(self, path: Path, layout: str, ctx: dict, w: float, h: float, scale: float) -> None:
@@ -187,7 +172,5 @@ class FaceCache:
             image = pdf[0].render(scale=scale, may_draw_forms=True).to_pil().convert("RGB")
         finally:
             pdf.close()
-        self.folder.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        image.save(tmp, format="PNG", dpi=(DPI, DPI), compress_level=6)
-        os.replace(tmp, path)
+        with fsio.atomic_path(path) as tmp:
+            image.save(tmp, format="PNG", dpi=(DPI, DPI), compress_level=6)

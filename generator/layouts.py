@@ -7,10 +7,9 @@ are appended otherwise; other top-level keys override the parent's.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from pathlib import Path
 
-from generator import model
+from generator import boxes, session
 from generator.content import validate
 from generator.errors import ContentError
 from generator.yamlload import YDict, YList, load_yaml
@@ -22,7 +21,7 @@ MAX_DEPTH = 16
 class LayoutStore:
     def __init__(self, root: Path):
         self.root = root
-        self._cache: dict[str, model.Layout] = {}
+        self._cache: dict[str, boxes.Layout] = {}
         self.files_of: dict[str, list[Path]] = {}
         self.raw: dict[str, YDict] = {}
 
@@ -35,15 +34,15 @@ class LayoutStore:
             )
         return self.root / f"{name}.yaml"
 
-    def get(self, name: str) -> model.Layout:
+    def get(self, name: str) -> boxes.Layout:
         if name not in self._cache:
             raw, files = self._raw(name, ())
-            self._cache[name] = validate(model.Layout, raw, files[0])
+            self._cache[name] = validate(boxes.Layout, raw, files[0])
             self.files_of[name] = files
             self.raw[name] = raw
         return self._cache[name]
 
-    def get_tree(self, name: str, _chain: tuple[str, ...] = ()) -> model.Layout:
+    def get_tree(self, name: str, _chain: tuple[str, ...] = ()) -> boxes.Layout:
         """A layout and every layout its repeat boxes draw, all loaded (errors located)."""
         layout = self.get(name)
         for index, box in enumerate(layout.boxes):
@@ -63,13 +62,15 @@ class LayoutStore:
             except ContentError as exc:
                 if exc.code in ("missing-layout", "bad-layout"):
                     file, line = self.box_location(name, index)
-                    raise exc.located(file, line, "layout")
+                    exc.located(file, line, "layout")
+                    raise
                 raise
         return layout
 
     def box_location(self, name: str, index: int) -> tuple[Path | None, int | None]:
         """Where box `index` of layout `name` was written (it may be in a parent layout)."""
-        boxes = self.raw.get(name, {}).get("boxes")
+        raw = self.raw.get(name)
+        boxes = raw.get("boxes") if raw is not None else None
         if not isinstance(boxes, YList) or index >= len(boxes):
             return None, None
         return getattr(boxes[index], "file", None) or boxes.file, boxes.line_of(index)
@@ -124,7 +125,8 @@ class LayoutStore:
             parent, files = self._raw(parent_name, (*chain, name))
         except ContentError as exc:
             if exc.code in ("missing-layout", "bad-layout", "circular-extends"):
-                raise exc.located(path, raw.line_of("extends"), "extends")
+                exc.located(path, raw.line_of("extends"), "extends")
+                raise
             raise
         return _merge(parent, raw), [path, *files]
 
@@ -162,6 +164,6 @@ def _merge(parent: YDict, child: YDict) -> YDict:
     return merged
 
 
-@lru_cache(maxsize=4)
+@session.cached
 def store(root: Path) -> LayoutStore:
     return LayoutStore(root)

@@ -84,7 +84,7 @@ def write_sheets(
         placed = []
         occupied = {(s.col, s.row) for s in slots[: len(batch)]}
         clips = [grid.clip_for(slot, occupied) for slot in slots[: len(batch)]]
-        for slot, clip, cp in zip(slots, clips, batch):
+        for slot, clip, cp in zip(slots[: len(batch)], clips, batch, strict=True):
             ctx = renderer.context(comp, cp.item)
             faces.draw_face(canvas, renderer, cp.item.layout, ctx, clip, slot.front, w, h, bleed)
             placed.append(
@@ -112,7 +112,7 @@ def write_sheets(
         canvas.setTrimBox(faces.box(grid.trim_box.mapped(back_sheet)))
         canvas.setBleedBox(faces.box(grid.bleed_box.mapped(back_sheet)))
         placed = []
-        for slot, front_clip, cp in zip(slots, clips, batch):
+        for slot, front_clip, cp in zip(slots[: len(batch)], clips, batch, strict=True):
             if not cp.item.back:
                 continue
             transform = grid.back_transform(slot, settings.duplex, offset)
@@ -352,7 +352,8 @@ def _side_word(side: str, lang: str) -> str:
 
 
 def _label(canvas, renderer, grid: impose.Grid, text: str, paper) -> None:
-    """A small sheet label in the bottom margin, between crop marks, never within 5 mm of the edge."""
+    """A small sheet label in the bottom margin, between crop marks, never within 5 mm of the
+    edge."""
     W, _ = paper
     bb = grid.bleed_box
     room = bb.y - impose.MARK_GAP - grid.margin

@@ -7,11 +7,12 @@ place only when the exporter has finished, so a failed or killed job leaves no n
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, field
+from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from generator import fsio
 from generator.entries import file_entry, mm, page_entry, slot_entry
 
 if TYPE_CHECKING:
@@ -72,35 +73,33 @@ class ExportContext:
         return f"output/{self.content.id}/{self.lang}"
 
 
-@dataclass
 class Outputs:
-    """Hands out temporary paths for a job's files; the build commits them together."""
+    """Hands out temporary paths for a job's files (fsio's atomic helper, one per file) and
+    renames them all into place when the job's block ends without error; on an error, none."""
 
-    root: Path
-    promised: tuple[str, ...]
-    temps: dict[str, Path] = field(default_factory=dict)
+    def __init__(self, root: Path, promised: tuple[str, ...]):
+        self.root = root
+        self.promised = promised
+        self.written: dict[str, Path] = {}
+        self._stack = ExitStack()
+
+    def __enter__(self) -> Outputs:
+        self._stack.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> bool | None:
+        return self._stack.__exit__(*exc)
 
     def path(self, rel: str) -> Path:
         if rel not in self.promised:  # the plan is what the build checks for being up to date
             raise ValueError(f"exporter wrote {rel}, which its plan did not name")
-        out = self.root / rel
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-        self.temps[rel] = tmp
+        if rel in self.written:
+            raise ValueError(f"exporter wrote {rel} twice")
+        tmp = self._stack.enter_context(fsio.atomic_path(self.root / rel))
+        self.written[rel] = tmp
         return tmp
 
-    def commit(self) -> None:
-        missing = [rel for rel in self.promised if rel not in self.temps]
+    def check_complete(self) -> None:
+        missing = [rel for rel in self.promised if rel not in self.written]
         if missing:
             raise ValueError(f"exporter did not write {missing[0]}")
-        for tmp in self.temps.values():
-            with open(tmp, "rb+") as fh:
-                os.fsync(fh.fileno())
-        for rel, tmp in self.temps.items():
-            os.replace(tmp, self.root / rel)
-        self.temps.clear()
-
-    def discard(self) -> None:
-        for tmp in self.temps.values():
-            tmp.unlink(missing_ok=True)
-        self.temps.clear()

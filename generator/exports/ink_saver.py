@@ -16,8 +16,8 @@ from reportlab.lib.colors import Color, toColor
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import sheets
+from generator.boxes import Layout
 from generator.exports.base import ExportContext, Job, Outputs
-from generator.model import Layout
 
 LARGE = 0.12  # share of the face's area from which a fill counts as a background
 KEEP = 0.12  # share of the colour a lightened fill keeps (the rest is paper white)
@@ -59,12 +59,20 @@ class InkHooks:
                 rect = (-bleed, -bleed, w + 2 * bleed, h + 2 * bleed)
                 self.stack.append(("background", rect, depth))
 
-    def begin_box(self, box, rect, depth: int) -> bool:
+    def begin_box(self, placed, depth: int) -> bool:
+        """A box is about to be drawn; False leaves it out."""
         if self.stack and self.stack[-1][0] == "background":
             self.stack.pop()
+        box, r = placed.box, placed.rect
         if box.ink == "drop":
             return False
-        self.stack.append((box, (rect.x, rect.y, rect.w, rect.h), depth))
+        if placed.angle:  # the walk centres a turned box on the origin: back onto the face
+            _, _, _, _, cx, cy = placed.transform
+            w, h = (r.h, r.w) if placed.angle % 180 == 90 else (r.w, r.h)
+            face_rect = (cx - w / 2, cy - h / 2, w, h)
+        else:
+            face_rect = (r.x, r.y, r.w, r.h)
+        self.stack.append((box, face_rect, depth))
         return True
 
     def end_box(self) -> None:

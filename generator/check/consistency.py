@@ -17,10 +17,10 @@ Every check returns findings and never raises on bad content.
 
 from __future__ import annotations
 
+from generator.check import counts, i18n, invariants, translations
+from generator.check.game import GameView
 from generator.content import GameContent
 from generator.errors import Finding
-from generator.validate import counts, i18n, invariants, translations
-from generator.validate.game import GameView
 
 
 def validate_game(content: GameContent) -> list[Finding]:
@@ -47,7 +47,8 @@ def _glossary_links(view: GameView) -> list[Finding]:
                 Finding(
                     "warning",
                     "glossary-component",
-                    f"term '{term.id}' links component '{term.component}', which the game does not have",
+                    f"term '{term.id}' links component '{term.component}', "
+                    "which the game does not have",
                     file=view.rel(glossary.path),
                     line=glossary.line_of(i),
                     key=f"terms[{i}].component",
