@@ -63,6 +63,13 @@ def check_game(content: GameContent, grouped: bool = True) -> list[Finding]:
     )
 
 
+def export_findings(content: GameContent) -> list[Finding]:
+    """What the game's chosen exports cannot do with its faces (a shop preset's sizes)."""
+    from generator import exports
+
+    return exports.check(content)
+
+
 def collapse(findings: list[Finding]) -> list[Finding]:
     """One finding per distinct problem: the same message on 50 cards is one line, not 50."""
     groups: dict[tuple, list[Finding]] = {}
@@ -294,3 +301,4 @@ register("consistency")(_consistency)
 register("faces")(_faces)
 register("no-bleed")(lambda content: bleed.check(content, _bleed))
 register("languages")(languages.check)
+register("exports")(export_findings)
