@@ -10,8 +10,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator import impose
 from generator.errors import ContentError
-from generator.render import FaceRenderer
 from generator.pdfform import end_form
+from generator.render import FaceRenderer
 
 
 def box(rect: impose.Rect) -> tuple[float, float, float, float]:

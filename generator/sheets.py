@@ -11,7 +11,6 @@ from generator import entries, faces, impose, templating
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError
 from generator.model import PrintSettings
-from generator.pdfform import end_form
 from generator.render import FaceRenderer, colour
 from generator.sizes import paper_size
 from generator.units import MM

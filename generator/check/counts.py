@@ -32,8 +32,8 @@ from generator.check.terms import TermIndex, TermMatch, index
 from generator.check.text import STOPWORDS
 from generator.check.text import WORD as _WORD
 from generator.check.text import units as _units
-from generator.yamlload import read_text
 from generator.errors import Finding
+from generator.yamlload import read_text
 
 PER_PLAYER = {
     "es": re.compile(

@@ -276,7 +276,7 @@ def _said_more(found: list[TermMatch], other: list[TermMatch], missing: list, id
         return []
     mine = Counter(t for m in found for t in m.terms)
     theirs = Counter(t for m in other for t in m.terms)
-    out = []
+    out: list[tuple[TermMatch, list[str]]] = []
     for m in found:
         extra = sorted(t for t in m.terms if idx.group.get(t) in groups and mine[t] > theirs[t])
         if extra and not any(ids == extra for _, ids in out):
