@@ -26,7 +26,6 @@ from generator.check import bleed, languages
 from generator.content import GameContent
 from generator.errors import ContentError, Finding, rel
 from generator.render import FaceRenderer
-from generator.rulebook_check import check_rulebooks
 
 GameCheck = Callable[[GameContent], list[Finding]]
 CHECKS: dict[str, GameCheck] = {}
@@ -52,19 +51,9 @@ def check_game(content: GameContent, grouped: bool = True) -> list[Finding]:
     from generator.check.accepted import apply
 
     findings: list[Finding] = []
+    for check in CHECKS.values():
+        findings += check(content)
     root = content.project.root
-    for name, check in CHECKS.items():
-        found = check(content)
-        if name == "rulebooks":  # a problem the faces showed (an icon, a data template) once
-            seen = {(f.code, rel(f.file, root) if f.file else "") for f in findings}
-            unique = []
-            for f in found:
-                key = (f.code, rel(f.file, root) if f.file else "")
-                if key not in seen:
-                    seen.add(key)
-                    unique.append(f)
-            found = unique
-        findings += found
     for f in findings:
         f.game = content.id
         if f.file and f.file.startswith("/"):  # every finding names files as the project does
@@ -72,6 +61,13 @@ def check_game(content: GameContent, grouped: bool = True) -> list[Finding]:
     return apply(
         content.dir, collapse(findings) if grouped else findings, content.project.root, content.id
     )
+
+
+def export_findings(content: GameContent) -> list[Finding]:
+    """What the game's chosen exports cannot do with its faces (a shop preset's sizes)."""
+    from generator import exports
+
+    return exports.check(content)
 
 
 def collapse(findings: list[Finding]) -> list[Finding]:
@@ -137,6 +133,34 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
                 if common:
                     checked_backs.add(item.back)
     return findings
+
+
+def check_face(content: GameContent, comp, item, lang: str, side: str) -> list[Finding]:
+    """The findings of one face (`pnp render`): the same walk as check_faces, one item."""
+    renderer = FaceRenderer(content, lang)
+    w, h = comp.size_pt
+    info = {
+        "file": rel(comp.file, content.project.root),
+        "component": comp.id,
+        "lang": lang,
+        "line": item.line,
+        "item": item.id,
+    }
+    common = side == "back" and item.back == comp.model.back
+    try:
+        ctx = renderer.context(comp, None if common else item)
+    except ContentError as exc:
+        return [Finding.from_error(exc, **info)]
+    if common:
+        info.update(item=None, line=None)
+    layout = item.layout if side == "front" else item.back
+    found = _face(renderer, layout, ctx, w, h, _bleed(content, comp), info)
+    for f in found:
+        f.game = content.id
+    from generator.check.accepted import apply
+
+    # Acceptances are applied as for the whole game; those this face does not use are not news.
+    return [f for f in apply(content.dir, found, content.project.root, content.id) if f in found]
 
 
 def _bleed(content: GameContent, comp) -> float:
@@ -277,4 +301,4 @@ register("consistency")(_consistency)
 register("faces")(_faces)
 register("no-bleed")(lambda content: bleed.check(content, _bleed))
 register("languages")(languages.check)
-register("rulebooks")(check_rulebooks)  # what print runs of them before WeasyPrint
+register("exports")(export_findings)
