@@ -58,9 +58,27 @@ def check_game(content: GameContent, grouped: bool = True) -> list[Finding]:
         f.game = content.id
         if f.file and f.file.startswith("/"):  # every finding names files as the project does
             f.file = rel(f.file, root)
+    if grouped:
+        findings = _one_per_art_file(findings)
     return apply(
         content.dir, collapse(findings) if grouped else findings, content.project.root, content.id
     )
+
+
+def _one_per_art_file(findings: list[Finding]) -> list[Finding]:
+    """A broken art file (an SVG bomb, an EPS named .png) is one problem, whether a face or
+    a rulebook (icons, images) met it first."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for f in findings:
+        art = f.file.lower().endswith((".svg", ".png", ".jpg", ".jpeg")) if f.file else False
+        key = (f.code, f.file)
+        if art and f.severity == "error" and key in seen:
+            continue
+        if art and f.severity == "error":
+            seen.add(key)
+        out.append(f)
+    return out
 
 
 def export_findings(content: GameContent) -> list[Finding]:
