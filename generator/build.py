@@ -443,7 +443,7 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
         states[t.game].targets[t.path] = {"key": t.key, "sha256": part.pop("sha256"), "part": part}
         save_state(project, t.game, states[t.game])  # after each target: a kill loses at most one
         if progress is not None:
-            progress.step(t.path)
+            progress.step(t.path if len(t.files) == 1 else f"{t.path} (+{len(t.files) - 1} files)")
 
     if len(todo) <= 1 or jobs == 1:
         # already loaded and checked here
