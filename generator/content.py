@@ -272,9 +272,9 @@ def _load_layouts(
     project: Project, comp: model.Component, items: list[ItemSpec], raw: YDict, file: Path
 ) -> None:
     """Every layout a component uses must load: a broken layout is a load error, found once."""
-    from generator.layouts import store
+    from generator.layouts import game_store
 
-    layouts = store(project.layouts)
+    layouts = game_store(project, file.parent.parent)  # file: <game>/components/x.yaml
     for item in items:
         for key, name in (("layout", item.layout), ("back", item.back)):
             if name is None:

@@ -78,9 +78,9 @@ def _files(folder: Path) -> list[Path]:
 def resolved_layouts(content: GameContent, comps: list[ComponentSpec]) -> list[Path]:
     """The layout files the components' faces resolve: their chains and repeat sub-layouts."""
     from generator.errors import ContentError
-    from generator.layouts import store
+    from generator.layouts import game_store
 
-    layouts = store(content.project.layouts)
+    layouts = game_store(content.project, content.dir)
     names: set[str] = set()
     for comp in comps:
         for item in comp.items:
