@@ -15,9 +15,9 @@ import re
 from pathlib import Path
 
 from generator import boxes, session
-from generator.content import validate
 from generator.errors import ContentError
 from generator.project import Project
+from generator.validation import validate
 from generator.yamlload import YDict, YList, load_yaml
 
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)*$")
