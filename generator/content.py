@@ -21,7 +21,7 @@ from generator.validation import validate
 from generator.yamlload import YDict, load_yaml
 
 
-@dataclass
+@dataclass(slots=True)
 class ItemSpec:
     """One printable item after matrix expansion: its raw data and where it was written."""
 
@@ -215,6 +215,7 @@ def _load_game(project: Project, game_id: str) -> GameContent:
             exc.located(comp_file, raw.line_of("size"), "size")
             raise
         items = _expand_items(comp, raw, comp_file, game)
+        comp.items = []  # now ItemSpecs: one copy of each item's data, not two (big decks)
         _load_layouts(project, comp, items, raw, comp_file)
         components.append(ComponentSpec(comp, comp_file, dict(raw.key_lines), items, size))
         files.append(comp_file)
