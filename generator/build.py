@@ -150,7 +150,16 @@ def export_plan(content, options: Options) -> list:
 
 
 def plan_targets(project: Project, content, options: Options) -> list[Target]:
-    """Every output of a game. Each target's key covers only what it reads (inputs.py)."""
+    """Every output of a game. Each target's key covers only what it reads (inputs.py).
+    Planned once per command: `pnp print` plans to decide what to check, then to build."""
+    plans = session.current().cache("build.plans")
+    key = (str(project.root), content.id, id(content), options.key())
+    if key not in plans:
+        plans[key] = _plan_targets(project, content, options)
+    return list(plans[key])
+
+
+def _plan_targets(project: Project, content, options: Options) -> list[Target]:
     from generator.inputs import component_key
     from generator.sizes import paper_size
 

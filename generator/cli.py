@@ -273,7 +273,10 @@ def cmd_check(project, args) -> int:
 
 
 def cmd_print(project, args) -> int:
+    import hashlib
+
     from generator import build
+    from generator.inputs import check_key
 
     options = build.Options(
         papers=args.paper,
@@ -288,12 +291,14 @@ def cmd_print(project, args) -> int:
     with build.build_lock(project):
         contents = _load(project, args.games)
         # Check first, and stop before writing anything if there are errors. A passing check is
-        # remembered against the hash of everything it read, so a no-op rebuild skips it.
+        # remembered against the hash of everything it read (and pnp's code), so a rebuild of
+        # unchanged content skips it, --force included: the same inputs give the same findings.
         stale = []
         for content in contents:
             keys = "".join(t.key for t in build.plan_targets(project, content, options))
+            keys = hashlib.sha256((keys + check_key(content)).encode()).hexdigest()
             state = build.load_state(project, content.id)
-            if state.checked != keys or args.force:
+            if state.checked != keys:
                 stale.append((content, keys, state))
         if stale:
             findings = _check([c for c, _, _ in stale])
