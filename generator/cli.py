@@ -360,10 +360,12 @@ def cmd_schema(project, args) -> int:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    root = args.root.resolve() if args.root else None  # findings name files relative to it
     try:
         from generator.project import Project, find_project
 
         project = Project(args.root.resolve()) if args.root else find_project()
+        root = project.root
         from generator import session
 
         command = {
@@ -384,7 +386,8 @@ def main(argv=None) -> int:
         if getattr(args, "format", None) == "json":
             from generator.errors import Finding
 
-            print(json.dumps([Finding.from_error(exc).as_dict()], ensure_ascii=False))
+            found = Finding.from_error(exc, root=root)
+            print(json.dumps([found.as_dict()], ensure_ascii=False))
         print(f"pnp: error: {exc.format()}", file=sys.stderr)
         return EXIT_CANNOT_RUN
     except Exception as exc:  # a bug in pnp, not in the content: say so, briefly

@@ -78,11 +78,12 @@ def raise_error(frame: Frame, index: int, label: str, exc: ContentError) -> None
 def box_finding(renderer: FaceRenderer, frame: Frame, index: int, label: str, exc: ContentError):
     """A problem with one box, located at the box in its layout file (or in the art file
     when the problem is there)."""
+    root = renderer.content.project.root
     file, line = renderer.layouts.box_location(frame.layout, index)
     where = dict(frame.where, box=label)
     if file:
-        where.update(file=rel(file), line=line or where.get("line"))
-    return Finding.from_error(exc, prefix=f"box '{label}': ", **where)
+        where.update(file=rel(file, root), line=line or where.get("line"))
+    return Finding.from_error(exc, prefix=f"box '{label}': ", root=root, **where)
 
 
 def cell_frame(placed: Placed, cell: Rect, layout: str, ctx: dict, tag: object) -> Frame:
