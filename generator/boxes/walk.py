@@ -1,7 +1,7 @@
 """The one walk over a layout's boxes, shared by drawing and checking.
 
 For each box that is shown (its `if:` holds), the walk works out its rectangle (with bleed
-where the box asks for it), its rotation and its label, and hands a `Placed` to the caller:
+where the box asks for it), its rotation and its label, and gives a `Placed` to the caller:
 `FaceRenderer.draw` draws it, `FaceRenderer.check` checks it. Both therefore see the same
 rectangle and the same context, so what is checked is what prints.
 """
