@@ -386,9 +386,9 @@ def main(argv=None) -> int:
         if getattr(args, "format", None) == "json":
             from generator.errors import Finding
 
-            found = Finding.from_error(exc, root=root)
-            print(json.dumps([found.as_dict()], ensure_ascii=False))
-        print(f"pnp: error: {exc.format()}", file=sys.stderr)
+            finding = Finding.from_error(exc, root=root)
+            print(json.dumps([finding.as_dict()], ensure_ascii=False))
+        print(f"pnp: error: {exc.format(root)}", file=sys.stderr)
         return EXIT_CANNOT_RUN
     except Exception as exc:  # a bug in pnp, not in the content: say so, briefly
         if args.debug:
