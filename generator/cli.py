@@ -397,10 +397,12 @@ def cmd_schema(project, args) -> int:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    root = args.root.resolve() if args.root else None  # findings name files relative to it
     try:
         from generator.project import Project, find_project
 
         project = Project(args.root.resolve()) if args.root else find_project()
+        root = project.root
         from generator import session
 
         command = {
@@ -418,7 +420,6 @@ def main(argv=None) -> int:
     except ContentError as exc:
         if args.debug:
             raise
-        root = args.root.resolve() if args.root else None  # paths as the project names them
         if getattr(args, "format", None) == "json":
             from generator.errors import Finding
 
