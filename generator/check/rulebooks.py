@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from generator.check.game import GameView
 from generator import session
+from generator.check.game import GameView
 from generator.errors import ContentError, Finding
 from generator.rules_source import RulesSource, Section
 from generator.yamlload import load_yaml, read_text

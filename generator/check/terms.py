@@ -75,6 +75,7 @@ class TermIndex:
         self.by_first: dict[str, list[_Form]] = {}
         self.omissible: set[str] = set()  # term ids this language may leave out
         self.group: dict[str, str] = {}  # term id -> its kind (group:, or its component)
+        self.declared_group: dict[str, str] = {}  # term id -> its glossary `group:` only
         self.exclusions: dict[str, re.Pattern] = {}  # term id -> its ordinary uses (not:)
         for term in glossary.terms:
             forms = [normalize(f.strip()) for f in term.forms(lang) if f.strip()]
@@ -83,6 +84,8 @@ class TermIndex:
             kind = term.group or (f"component:{term.component}" if term.component else None)
             if kind:
                 self.group[term.id] = kind
+            if term.group:
+                self.declared_group[term.id] = term.group
             if lang in term.omit:
                 self.omissible.add(term.id)
             phrases = [p for p in term.not_.get(lang, []) if p.strip()]
