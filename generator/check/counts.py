@@ -10,7 +10,12 @@ The counted thing is a glossary term with `component:` (the term right after the
 right before it in ko), or a unit word (cartas, cards, piezas, 카드, or a bare Korean counter after
 "=", ":" or "(") whose subject is the component term of the label before it. The rest of the item
 before the count must be that label: an item such as "Capitán: ... roba 1 carta de orden" states
-an effect, not a count, and is skipped (so is any prose outside list items).
+an effect, not a count, and is skipped.
+
+In prose, a sentence that lists counts ("La caja contiene 40 cartas de barco, 8 cartas de
+tormenta y 1 tablero", "맵 카드 15장과 명령 카드 30장") is read part by part (commas, y/e, and,
+와/과/및): each part that is only a count is a statement, and the sentence is compared with the
+manifest on its own (it may restate the list items). Other prose is not read for counts.
 
 In one section, the counts of one component add up ("3 cartas de control azules" + "3 ... rojas";
 a list of card kinds), and the sum is compared with the component's total. A term that names a part

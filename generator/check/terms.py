@@ -7,6 +7,9 @@ lists. A form ending in Hangul also matches with particles attached ("고장이"
 "수리를"): Korean glues particles to nouns, so a Hangul form is a prefix match. A form that is
 a bare Korean counter (점, 장, 개…) only matches right after a number ("35점").
 
+A term's `not:` phrases (per language, `*` for any one word) are its ordinary uses: a form inside
+one ("pass a CC check" for the Pass action) is not the term there.
+
 Texts are read with runs of white space as one space. Forms are indexed by their first word, so
 matching is a dictionary look-up per word of the text: no regular expression per form.
 """
