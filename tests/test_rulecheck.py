@@ -327,12 +327,11 @@ def test_rulebooks_of_the_mini_game_use_only_bundled_fonts(mini):
 def _korean_emphasis_pdf(path: Path, extra_css: str) -> Path:
     from weasyprint import HTML
 
-    fonts = ROOT / "templates/fonts"
+    regular = (ROOT / "templates/fonts/PnPGothic-Regular.ttf").as_uri()
+    bold = (ROOT / "templates/fonts/PnPGothic-Bold.ttf").as_uri()
     html = f"""<html><head><style>
-    @font-face {{ font-family: "PnP Gothic"; src: url("{(fonts / "PnPGothic-Regular.ttf").as_uri()}");
-                 font-weight: 400; }}
-    @font-face {{ font-family: "PnP Gothic"; src: url("{(fonts / "PnPGothic-Bold.ttf").as_uri()}");
-                 font-weight: 700; }}
+    @font-face {{ font-family: "PnP Gothic"; src: url("{regular}"); font-weight: 400; }}
+    @font-face {{ font-family: "PnP Gothic"; src: url("{bold}"); font-weight: 700; }}
     body {{ font-family: "PnP Gothic"; }} em {{ font-style: italic; }} {extra_css}
     </style></head><body lang="ko"><p>보통 <em><span class="kw">강조</span></em></p></body></html>"""
     HTML(string=html).write_pdf(str(path))
