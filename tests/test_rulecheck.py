@@ -333,7 +333,7 @@ def _korean_emphasis_pdf(path: Path, extra_css: str) -> Path:
     @font-face {{ font-family: "PnP Gothic"; src: url("{regular}"); font-weight: 400; }}
     @font-face {{ font-family: "PnP Gothic"; src: url("{bold}"); font-weight: 700; }}
     body {{ font-family: "PnP Gothic"; }} em {{ font-style: italic; }} {extra_css}
-    </style></head><body lang="ko"><p>보통 <em><span class="kw">강조</span></em></p></body></html>"""
+    </style></head><body lang="ko"><p>보통 <em><span class="kw">강조</span></em></p>"""
     HTML(string=html).write_pdf(str(path))
     return path
 
