@@ -107,6 +107,8 @@ class FaceCache:
         px_w = max(8, round(width_pt / 72 * DPI))
         scale = px_w / w
         px_h = max(8, round(h * scale))
+        if self.dry:  # the item and its data are checked (context above); nothing is drawn
+            return Picture(self.folder / "not-drawn.png", px_w, px_h, w, h)
         key = hashlib.sha256(
             json.dumps(
                 [
