@@ -49,6 +49,7 @@ def world_digest(content: GameContent) -> str:
     """Everything outside an item's data that a face depends on."""
     h = hashlib.sha256(code_digest().encode())
     _digest_tree(h, content.project.layouts)
+    _digest_tree(h, content.dir / "layouts")  # a game's own layouts, when it has them
     _digest_tree(h, content.project.fonts)
     for path in used_files(content.dir):
         if path.suffix.lower() in (".svg", ".png", ".jpg", ".jpeg"):
@@ -106,6 +107,8 @@ class FaceCache:
         px_w = max(8, round(width_pt / 72 * DPI))
         scale = px_w / w
         px_h = max(8, round(h * scale))
+        if self.dry:  # the item and its data are checked (context above); nothing is drawn
+            return Picture(self.folder / "not-drawn.png", px_w, px_h, w, h)
         parts = [self.world, self.lang, comp.id, layout, side, round(w, 3), round(h, 3), px_w, px_h]
         try:
             state = json.dumps([*parts, ctx], sort_keys=True, default=repr, ensure_ascii=False)

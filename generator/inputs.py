@@ -18,7 +18,11 @@ from typing import Any
 
 import yaml
 
+from generator import session
 from generator.content import ComponentSpec, GameContent
+from generator.errors import ContentError
+from generator.limits import LIMITS
+from generator.project import hash_into, read_bytes, used_files
 
 _LANG = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$")  # keys of a per-language mapping
 _YAML_SUFFIXES = (".yaml", ".yml")
@@ -48,19 +52,27 @@ def project_langs(value: Any, langs: tuple[str, ...], languages: tuple[str, ...]
 
 
 def _yaml(path: Path) -> Any:
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    """The file's data, parsed once per command and state of the file (every language's key
+    of a component reads the same component file)."""
     try:
-        return yaml.load(path.read_bytes(), Loader=loader)  # a safe loader
-    except (OSError, yaml.YAMLError):
+        stat = path.stat()
+    except OSError:
+        return "<unreadable>"
+    return _parsed(path, stat.st_size, stat.st_mtime_ns)
+
+
+@session.cached
+def _parsed(path: Path, size: int, mtime_ns: int) -> Any:
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:  # the one safe reader: inside the project, a regular file, under the size cap
+        return yaml.load(read_bytes(path, LIMITS.files.text_bytes), Loader=loader)
+    except (ContentError, yaml.YAMLError, ValueError, RecursionError):
         return "<unreadable>"  # loading already failed with a located error, or will
 
 
 def _file_digest(h, path: Path) -> None:
     h.update(b"\0" + str(path).encode() + b"\0")
-    try:
-        h.update(hashlib.sha256(path.read_bytes()).digest())
-    except OSError:
-        h.update(b"<missing>")
+    hash_into(h, path, name=False)  # streamed; no FIFO, device or symlink out of the project
 
 
 def _strings_digest(h, path: Path, langs: tuple[str, ...], languages: tuple[str, ...]) -> None:
@@ -70,17 +82,15 @@ def _strings_digest(h, path: Path, langs: tuple[str, ...], languages: tuple[str,
 
 
 def _files(folder: Path) -> list[Path]:
-    if not folder.is_dir():
-        return []
-    return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    return used_files(folder)  # only kinds of file a build can read
 
 
 def resolved_layouts(content: GameContent, comps: list[ComponentSpec]) -> list[Path]:
     """The layout files the components' faces resolve: their chains and repeat sub-layouts."""
     from generator.errors import ContentError
-    from generator.layouts import store
+    from generator.layouts import game_store
 
-    layouts = store(content.project.layouts)
+    layouts = game_store(content.project, content.dir)
     names: set[str] = set()
     for comp in comps:
         for item in comp.items:
@@ -119,6 +129,15 @@ def _world(content: GameContent, h) -> None:
         if rel.parts[0] in ("layouts",) and path.suffix in _YAML_SUFFIXES:
             continue  # layouts count only when resolved
         _file_digest(h, path)
+
+
+def check_key(content: GameContent) -> str:
+    """Digest of every file of the game folder: with its targets' keys, what `pnp check` read
+    (the manifest, accepted.yaml, the glossary and the rules count even with no rulebook)."""
+    h = hashlib.sha256()
+    for path in _files(content.dir):
+        _file_digest(h, path)
+    return h.hexdigest()
 
 
 def component_key(content: GameContent, comp: ComponentSpec, lang: str, extra: str) -> str:
