@@ -35,6 +35,7 @@ from generator.errors import ContentError, rel
 from generator.figures import FaceCache, world_digest
 from generator.glossary import load_glossary
 from generator.project import inside
+from generator.rule_notes import check_sections, load_notes
 from generator.rulebook_data import Blocks, RulesData, ui
 from generator.rules_source import RulesSource, Section, parse_rules, rules_files
 from generator.sizes import paper_size
@@ -440,6 +441,8 @@ class _Builder:
         data = RulesData(content, lang, faces, blocks, icons, self.glossary)
         ctx = data.context()
         anchors = {s.number: anchor(prefix, s.number) for s in source.rules.sections}
+        notes = load_notes(content.dir, content.languages)
+        check_sections(notes, lang, list(anchors))
         path = source.path
 
         def body(text: str, first_line: int, key: str | None) -> Markup:
@@ -453,14 +456,26 @@ class _Builder:
                 "key": key,
             }
             html = markup.to_html(text, env)
-            if lang == "ko":  # before the helpers' HTML comes back: it keeps its own words
-                html = markup.keep_words(html)
+            # Hangul words stay whole in every edition (Korean quoted in en or es too); before
+            # the helpers' HTML comes back: it keeps its own words
+            html = markup.keep_words(html)
             return Markup(blocks.restore(html))
 
         def title(s: Section) -> Markup:
             text = run_jinja(s.title, ctx, path, s.line, f"§{s.number}")
             html = markup.inline_html(text, {"icons": icons})
-            return Markup(markup.keep_words(html) if lang == "ko" else html)
+            return Markup(markup.keep_words(html))
+
+        def note(number: str) -> Markup:
+            """The editor's note of a section in this language, boxed apart from the rules."""
+            text = notes.get(number, lang)
+            if not text:
+                return Markup("")
+            html = markup.keep_words(markup.inline_html(text, {"icons": icons}))
+            label = markup.escape(ui(lang)["editor_note"])
+            return Markup(
+                f'<aside class="editor-note"><span class="note-label">{label}</span> {html}</aside>'
+            )
 
         intro_line = next(
             (
@@ -481,12 +496,10 @@ class _Builder:
                     title(s),
                     len(s.key),
                     anchors[s.number],
-                    body(s.body, source.first_line(s.line), f"§{s.number}"),
+                    body(s.body, source.first_line(s.line), f"§{s.number}") + note(s.number),
                 )
             )
-        subtitle = Markup(markup.escape(data.description))
-        if lang == "ko":
-            subtitle = Markup(markup.keep_words(str(subtitle)))
+        subtitle = Markup(markup.keep_words(str(markup.escape(data.description))))
         return LanguageHtml(
             lang,
             data.title or source.rules.title,

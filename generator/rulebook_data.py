@@ -11,7 +11,8 @@ ability's effect "Deals {{ damage }} damage" reads its own numbers) and these he
     table(rows, columns)            a table from a list of mappings; columns {header: key}
     figure(component, item, side='front', width='45mm', caption=None)   a face, drawn by the
                                     component engine and embedded as a 300 dpi picture
-    board(rows, component=None, width=None, gap='1.5mm')   a grid of faces (map cards)
+    board(rows, component=None, width=None, gap='1.5mm', pieces=None, squares=1)
+                                    a grid of faces (map cards), with pieces on squares
     icon(name)                      one of the game's icons
 
 Helpers that make HTML return a placeholder; the HTML replaces it after Markdown, so the
@@ -42,6 +43,7 @@ UI = {
         "count": "Cant.",
         "detail": "Detalle",
         "bilingual": "Edición bilingüe",
+        "editor_note": "Nota del editor:",
     },
     "en": {
         "contents": "Contents",
@@ -51,6 +53,7 @@ UI = {
         "count": "Qty",
         "detail": "Breakdown",
         "bilingual": "Bilingual edition",
+        "editor_note": "Editor's note:",
     },
     "ko": {
         "contents": "차례",
@@ -60,6 +63,7 @@ UI = {
         "count": "수량",
         "detail": "구성",
         "bilingual": "2개 국어판",
+        "editor_note": "편집자 주:",
     },
 }
 
@@ -476,8 +480,21 @@ class RulesData:
         )
         return self.blocks.add(html, "figure")
 
-    def board(self, rows, component=None, width=None, gap="1.5mm", caption=None) -> str:
-        """A grid of faces: rows of item ids ('id', 'id:back', or '' / None for an empty cell)."""
+    def board(
+        self,
+        rows,
+        component=None,
+        width=None,
+        gap="1.5mm",
+        caption=None,
+        pieces=None,
+        squares=1,
+    ) -> str:
+        """A grid of faces: rows of item ids ('id', 'id:back', or '' / None for an empty cell).
+
+        `pieces` puts faces of other components on it, for an example position: a list of
+        {item, component (optional), square: [row, col], side (optional)}, squares counted over
+        the whole board when each face is `squares` x `squares` squares (a map card of 2 x 2)."""
         if isinstance(rows, str):
             rows = [r for r in rows.splitlines() if r.strip()]
         grid = [r.split() if isinstance(r, str) else list(r) for r in rows or []]
@@ -562,9 +579,64 @@ class RulesData:
                 )
             bottom = f' style="margin-bottom: {pct_g:.3f}%"' if r < len(cells) - 1 else ""
             lines.append(f'<div class="board-row"{bottom}>{"".join(parts)}</div>')
+        cell_h = cell_w * fh / fw
+        overlay = self._pieces(pieces, squares, cell_w, cell_h, g, len(cells), cols, cell_w / fw)
         cap = f'<p class="caption">{self._cell(caption)}</p>' if caption else ""
-        html = f'<div class="board" style="width: {total / MM:.2f}mm">{"".join(lines)}</div>{cap}'
+        html = (
+            f'<div class="board" style="width: {total / MM:.2f}mm">{"".join(lines)}{overlay}</div>'
+            f"{cap}"
+        )
         return self.blocks.add(f'<div class="board-figure">{html}</div>')
+
+    def _pieces(self, pieces, squares, cell_w, cell_h, gap, rows, cols, scale) -> str:
+        """Absolutely placed faces over a board(), centred on their squares, at the board's scale."""
+        if not pieces:
+            return ""
+        if not isinstance(squares, int) or not 1 <= squares <= 8:
+            raise ContentError("board(): squares must be a whole number 1-8", code="rules-template")
+        out = []
+        for piece in pieces:
+            if not isinstance(piece, dict) or "item" not in piece or "square" not in piece:
+                raise ContentError(
+                    "board(): each piece needs item and square",
+                    code="rules-template",
+                    hint="e.g. {'item': 'destroyer-red', 'square': [3, 4]}",
+                )
+            found = [
+                (c, i)
+                for c in self.content.components
+                if piece.get("component") in (None, c.id)
+                for i in c.items
+                if i.id == piece["item"] and c.model.kind != "tile"
+            ]
+            if len(found) != 1:
+                raise ContentError(
+                    f"board(): piece '{piece['item']}' names "
+                    + ("no item" if not found else "an item of several components"),
+                    code="rules-template",
+                    hint="pass 'component' to say which",
+                )
+            spec, item = found[0]
+            row, col = (int(v) for v in piece["square"])
+            if not (0 <= row < rows * squares and 0 <= col < cols * squares):
+                raise ContentError(
+                    f"board(): square [{row}, {col}] is off the board",
+                    code="rules-template",
+                    hint=f"rows 0-{rows * squares - 1}, columns 0-{cols * squares - 1}",
+                )
+            pw, ph = (v * scale for v in spec.size_pt)
+            x = (col // squares) * (cell_w + gap) + (col % squares + 0.5) * cell_w / squares
+            y = (row // squares) * (cell_h + gap) + (row % squares + 0.5) * cell_h / squares
+            picture = self.faces.face(spec, item, piece.get("side", "front"), pw)
+            # percentages of the board, so a board narrowed to its column keeps its pieces
+            total_w = cols * cell_w + (cols - 1) * gap
+            total_h = rows * cell_h + (rows - 1) * gap
+            out.append(
+                f'<img class="piece" src="{picture.path.resolve().as_uri()}" '
+                f'alt="{markup.escape(item.id)}" style="left: {(x - pw / 2) / total_w * 100:.3f}%; '
+                f'top: {(y - ph / 2) / total_h * 100:.3f}%; width: {pw / total_w * 100:.3f}%">'
+            )
+        return "".join(out)
 
     def icon(self, name: str) -> str:
         if name not in self.icons:
