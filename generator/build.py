@@ -399,10 +399,55 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
                     failures.append(exc.format())
     if failures:
         raise ContentError(failures[0], code="build-failed")
+    contents = {c.id: c for c in games}
     for game, targets in plans.items():
         manifest = build_manifest(game, targets, states[game])
+        manifest["files"] += build_guides(project, contents[game], manifest, states[game], options)
+        save_state(project, game, states[game])
         path = project.output / game / "build-manifest.json"
         data = json.dumps(manifest, ensure_ascii=False, separators=(",", ":")).encode()
         if not path.exists() or path.read_bytes() != data:
             atomic_write(path, data)
     return {"built": len(todo), "total": sum(len(t) for t in plans.values())}
+
+
+def build_guides(project: Project, content, manifest: dict, state: GameState, options) -> list:
+    """The print-and-assembly guide of each language and paper, made from the manifest just
+    built (generator/guide.py); rebuilt only when what it lists changes. Returns file entries."""
+    from generator import guide
+
+    entries = []
+    papers = sorted({f["paper"] for f in manifest["files"] if f.get("kind") == "components"})
+    words = _hash_files(tree(project.templates / "guide"))
+    for lang in content.languages:
+        for paper in papers:
+            rel_path = guide.guide_path(content.id, lang, paper)
+            listed = [
+                f
+                for f in manifest["files"]
+                if f.get("paper") == paper and lang in (f.get("langs") or [f.get("lang")])
+            ]
+            sheets = [s for s in manifest["sheets"] if any(s["file"] == f["path"] for f in listed)]
+            key = hashlib.sha256(
+                json.dumps([listed, sheets, words, code_hash(), content.game.print.duplex]).encode()
+            ).hexdigest()
+            out = project.root / rel_path
+            known = state.targets.get(rel_path)
+            if (
+                options.force
+                or not known
+                or known.get("key") != key
+                or known.get("sha256") != _sha(out)
+            ):
+                out.parent.mkdir(parents=True, exist_ok=True)
+                tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+                with _committed(tmp, out):
+                    entry = guide.write_guide(content, manifest, lang, paper, tmp)
+                entry["path"] = rel_path
+                state.targets[rel_path] = {
+                    "key": key,
+                    "sha256": _sha(out),
+                    "part": {"file": entry, "sheets": []},
+                }
+            entries.append(state.targets[rel_path]["part"]["file"])
+    return entries
