@@ -13,6 +13,7 @@ ability's effect "Deals {{ damage }} damage" reads its own numbers) and these he
                                     component engine and embedded as a 300 dpi picture
     board(rows, component=None, width=None, gap='1.5mm', pieces=None, squares=1)
                                     a grid of faces (map cards), with pieces on squares
+    scene(pieces, size, width='150mm')   faces laid out on a table (setup, example positions)
     icon(name)                      one of the game's icons
 
 Helpers that make HTML return a placeholder; the HTML replaces it after Markdown, so the
@@ -202,6 +203,7 @@ class RulesData:
             table=self.table,
             figure=self.figure,
             board=self.board,
+            scene=self.scene,
             icon=self.icon,
         )
         return ctx
@@ -637,6 +639,60 @@ class RulesData:
                 f'top: {(y - ph / 2) / total_h * 100:.3f}%; width: {pw / total_w * 100:.3f}%">'
             )
         return "".join(out)
+
+    def scene(self, pieces, size, width="150mm", caption=None, side=None) -> str:
+        """Faces laid out on a table, seen from above: a setup or an example position.
+
+        `size` is the table area [w, h] in mm; each piece is {component, item, side (optional),
+        at: [x, y] (its centre, mm from the top-left), rotate: 0, 90, 180 or 270}. The whole
+        scene is scaled to `width`, every piece at the same scale, so sizes stay true.
+        side='right' (or 'left') floats the picture beside the text ("the picture on the right")."""
+        try:
+            area_w, area_h = (float(v) for v in size)
+        except (TypeError, ValueError):
+            raise ContentError(
+                "scene(): size is [width, height] in mm", code="rules-template"
+            ) from None
+        if not (10 <= area_w <= 5000 and 10 <= area_h <= 5000):
+            raise ContentError("scene(): size must be 10-5000 mm a side", code="rules-template")
+        total = _length(width, "scene width")
+        if not 20 * MM <= total <= 180 * MM:
+            raise ContentError("scene(): width must be 20-180 mm", code="rules-template")
+        scale = total / (area_w * MM)
+        parts = []
+        for piece in pieces or []:
+            if not isinstance(piece, dict) or not {"component", "item", "at"} <= set(piece):
+                raise ContentError(
+                    "scene(): each piece needs component, item and at",
+                    code="rules-template",
+                    hint="e.g. {'component': 'pawns', 'item': 'storm', 'at': [120, 80]}",
+                )
+            spec = self._spec(piece["component"])
+            item = self._item(spec, piece["item"])
+            rotate = piece.get("rotate", 0)
+            if rotate not in (0, 90, 180, 270):
+                raise ContentError("scene(): rotate is 0, 90, 180 or 270", code="rules-template")
+            x, y = (float(v) for v in piece["at"])
+            fw, fh = spec.size_pt
+            pw, ph = fw * scale, fh * scale
+            picture = self.faces.face(spec, item, piece.get("side", "front"), pw)
+            cx, cy = x * MM * scale, y * MM * scale
+            turn = f" transform: rotate({rotate}deg);" if rotate else ""
+            parts.append(
+                f'<img class="piece" src="{picture.path.resolve().as_uri()}" '
+                f'alt="{markup.escape(item.id)}" style="left: {(cx - pw / 2) / MM:.2f}mm; '
+                f'top: {(cy - ph / 2) / MM:.2f}mm; width: {pw / MM:.2f}mm;{turn}">'
+            )
+        height = area_h * MM * scale
+        cap = f'<p class="caption">{self._cell(caption)}</p>' if caption else ""
+        html = (
+            f'<div class="scene" style="width: {total / MM:.2f}mm; height: {height / MM:.2f}mm">'
+            f'{"".join(parts)}</div>{cap}'
+        )
+        if side not in (None, "left", "right"):
+            raise ContentError("scene(): side is 'left' or 'right'", code="rules-template")
+        float_css = f' float-{side}" style="width: {total / MM:.2f}mm' if side else ""
+        return self.blocks.add(f'<div class="board-figure{float_css}">{html}</div>')
 
     def icon(self, name: str) -> str:
         if name not in self.icons:
