@@ -119,34 +119,19 @@ def settings_for(content, comp, options: Options):
 
 
 def plan_targets(project: Project, content, options: Options) -> list[Target]:
+    """Every output of a game. Each target's key covers only what it reads (inputs.py)."""
+    from generator.inputs import component_key
     from generator.sizes import paper_size
 
     targets = []
-    game_inputs = [
-        content.dir / "game.yaml",
-        content.dir / "manifest.yaml",
-        project.templates / "paper.yaml",
-        project.templates / "card-sizes.yaml",
-        *tree(project.fonts),
-        *tree(project.layouts),
-        *[
-            p
-            for p in tree(content.dir)
-            if p.parent.name != "components" and p.suffix not in (".md",) and "rules" not in p.parts
-        ],
-    ]
-    shared = _hash_files(game_inputs)
     code = code_hash()
     for comp in content.components:
         settings = settings_for(content, comp, options)
         for paper in settings.papers:
             paper_size(project, paper)  # unknown paper: a clear error before anything is written
-        key = hashlib.sha256(
-            "|".join(
-                [shared, _hash_files([comp.file]), code, options.key(), settings.model_dump_json()]
-            ).encode()
-        ).hexdigest()
+        extra = "|".join([code, options.key(), settings.model_dump_json()])
         for lang in content.languages:
+            key = component_key(content, comp, lang, extra)
             for paper in settings.papers:
                 path = f"output/{content.id}/{lang}/{comp.id}-{paper}.pdf"
                 targets.append(Target(content.id, "components", comp.id, lang, paper, path, key))
@@ -157,20 +142,20 @@ def plan_targets(project: Project, content, options: Options) -> list[Target]:
 
 
 def rulebook_targets(project: Project, content, options: Options, code: str) -> list[Target]:
-    """Rulebooks read everything of a game (figures are drawn from its components)."""
+    """A rulebook edition reads its own languages' rules and strings, and every component."""
+    from generator.inputs import rulebook_key
+
     langs = [lang for lang in content.languages if lang in content.rules]
     if not langs:
         return []
-    key = hashlib.sha256(
-        "|".join(
-            [
-                _hash_files([*tree(content.dir), *tree(project.templates)]),
-                code,
-                options.key(),
-                content.game.rulebook.model_dump_json(),
-            ]
-        ).encode()
-    ).hexdigest()
+    extra = "|".join([code, options.key(), content.game.rulebook.model_dump_json()])
+    keys: dict[tuple[str, ...], str] = {}
+
+    def key(*edition: str) -> str:
+        if edition not in keys:
+            keys[edition] = rulebook_key(content, edition, extra)
+        return keys[edition]
+
     papers = options.papers or content.game.rulebook.papers or content.game.print.papers
     out = []
     for index, paper in enumerate(papers):
@@ -184,7 +169,7 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
                     lang,
                     paper,
                     f"output/{content.id}/{lang}/rulebook{suffix}.pdf",
-                    key,
+                    key(lang),
                 )
             )
         for a, b in content.game.rulebook.bilingual:
@@ -196,7 +181,7 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
                     f"{a}-{b}",
                     paper,
                     f"output/{content.id}/rulebook.{a}-{b}{suffix}.pdf",
-                    key,
+                    key(a, b),
                     (a, b),
                 )
             )
