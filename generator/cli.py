@@ -215,7 +215,8 @@ def _print_findings(findings, stream=None) -> None:
         if f.accepted:  # still shown, but it no longer counts: one line with the reason
             where = f.file + (f":{f.line}" if f.line else "")
             print(
-                f"{where}: accepted: [{f.code}] {f.message} (reason: {f.accepted})  [id {finding_id(f)}]",
+                f"{where}: accepted: [{f.code}] {f.message} (reason: {f.accepted})"
+                f"  [id {finding_id(f)}]",
                 file=stream,
             )
         else:
@@ -327,7 +328,8 @@ def cmd_i18n(project, args) -> int:
         )
         for st in i18n.status(view):
             line = (
-                f"  {st.lang}: {len(st.translated)}/{st.total} translated, {len(st.in_sync)} in sync, "
+                f"  {st.lang}: {len(st.translated)}/{st.total} translated, "
+                f"{len(st.in_sync)} in sync, "
                 f"{len(st.stale)} stale, {len(st.unsynced)} never synced"
             )
             print(line)
@@ -354,11 +356,13 @@ def cmd_calibrate(project, args) -> int:
 
 
 def cmd_schema(project, args) -> int:
+    import pydantic
+
     from generator import boxes, model
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    docs = {
+    docs: dict[str, type[pydantic.BaseModel]] = {
         "game": model.Game,
         "component": model.Component,
         "manifest": model.Manifest,
@@ -379,6 +383,8 @@ def main(argv=None) -> int:
         from generator.project import Project, find_project
 
         project = Project(args.root.resolve()) if args.root else find_project()
+        from generator import session
+
         command = {
             "print": cmd_print,
             "check": cmd_check,
@@ -390,7 +396,8 @@ def main(argv=None) -> int:
             "preview": cmd_preview,
             "watch": cmd_watch,
         }[args.command]
-        return command(project, args)
+        with session.new():  # caches live for this command only (safe in a long-running process)
+            return command(project, args)
     except ContentError as exc:
         if args.debug:
             raise

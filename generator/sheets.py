@@ -112,7 +112,7 @@ def write_sheets(
         placed = []
         occupied = {(s.col, s.row) for s in slots[: len(batch)]}
         clips = [grid.clip_for(slot, occupied) for slot in slots[: len(batch)]]
-        for slot, clip, cp in zip(slots, clips, batch):
+        for slot, clip, cp in zip(slots[: len(batch)], clips, batch, strict=True):
             ctx = renderer.context(comp, cp.item)
             _draw_face(canvas, renderer, cp.item.layout, ctx, clip, slot.front, w, h, bleed)
             placed.append(_slot_entry(comp, cp, slot.trim, bleed, grid.rotated))
@@ -136,7 +136,7 @@ def write_sheets(
         canvas.setTrimBox(_box(grid.trim_box.mapped(back_sheet)))
         canvas.setBleedBox(_box(grid.bleed_box.mapped(back_sheet)))
         placed = []
-        for slot, front_clip, cp in zip(slots, clips, batch):
+        for slot, front_clip, cp in zip(slots[: len(batch)], clips, batch, strict=True):
             if not cp.item.back:
                 continue
             transform = grid.back_transform(slot, settings.duplex, offset)
@@ -426,7 +426,8 @@ def _draw_face(canvas, renderer, layout, ctx, clip, transform, w, h, bleed) -> N
         item = ctx.get("item", {}).get("id", "the common back")
         where = renderer.layouts.files_of.get(layout, [None])[0]
         exc.message = f"{exc.message} (drawing {item} with layout {layout}, {renderer.lang})"
-        raise exc.located(where)
+        exc.located(where)
+        raise
     finally:
         canvas.restoreState()
 
@@ -474,7 +475,8 @@ def _side_word(side: str, lang: str) -> str:
 
 
 def _label(canvas, renderer, grid: impose.Grid, text: str, paper) -> None:
-    """A small sheet label in the bottom margin, between crop marks, never within 5 mm of the edge."""
+    """A small sheet label in the bottom margin, between crop marks, never within 5 mm of the
+    edge."""
     W, _ = paper
     bb = grid.bleed_box
     room = bb.y - impose.MARK_GAP - grid.margin
