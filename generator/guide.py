@@ -148,6 +148,7 @@ def _styles(renderer: FaceRenderer) -> dict[str, ParagraphStyle]:
             spaceBefore=9,
             spaceAfter=3,
             textColor=ACCENT,
+            keepWithNext=1,
         ),
         "cell": ParagraphStyle("cell", parent=base, fontSize=8.5, leading=11),
         "head": ParagraphStyle("head", parent=base, fontName=bold, fontSize=8.5, leading=11),
@@ -212,7 +213,7 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
                 _p(t["weights"].get(kind, t["weights"]["card"]), st["cell"]),
             ]
         )
-    table = Table(rows, colWidths=[62 * MM, 13 * MM, 13 * MM, 36 * MM, 46 * MM], repeatRows=1)
+    table = Table(rows, colWidths=[56 * MM, 18 * MM, 14 * MM, 36 * MM, 46 * MM], repeatRows=1)
     table.setStyle(
         TableStyle(
             [
