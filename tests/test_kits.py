@@ -252,19 +252,27 @@ def test_korean_inside_a_latin_edition_is_never_broken(red_code, red_code_en_pdf
     assert not broken, broken[:10]
 
 
-def test_the_cover_line_is_at_least_10_mm_from_the_page_edge(red_code_en_pdf):
-    pdf = pdfium.PdfDocument(str(red_code_en_pdf))
+def _lowest_text_mm(path: Path) -> float:
+    pdf = pdfium.PdfDocument(str(path))
     try:
-        page = pdf[0]
-        text = page.get_textpage()
-        lowest = min(
+        text = pdf[0].get_textpage()
+        boxes = [
             text.get_charbox(i)[1]
             for i in range(text.count_chars())
             if text.get_text_range(i, 1).strip()
-        )
+        ]
     finally:
         pdf.close()
-    assert lowest / PT_PER_MM >= 10.0, lowest / PT_PER_MM
+    return min(boxes) / PT_PER_MM
+
+
+def test_the_cover_line_is_at_least_10_mm_from_the_page_edge(red_code, red_code_en_pdf, tmp_path):
+    """One language (one line) and bilingual (two lines, the taller case)."""
+    _, content = red_code
+    bilingual = tmp_path / "es-ko.pdf"
+    rulebook.render_bilingual(content, "es", "ko", "letter", bilingual)
+    for path in (red_code_en_pdf, bilingual):
+        assert _lowest_text_mm(path) >= 10.0, (path.name, _lowest_text_mm(path))
 
 
 # ---------------------------------------------------------------- Red Code at the table
