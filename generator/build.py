@@ -406,9 +406,7 @@ def build_guides(project: Project, content, manifest: dict, state: GameState, op
                 or known.get("key") != key
                 or known.get("sha256") != _sha(out)
             ):
-                out.parent.mkdir(parents=True, exist_ok=True)
-                tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-                with _committed(tmp, out):
+                with fsio.atomic_path(out) as tmp:
                     entry = guide.write_guide(content, manifest, lang, paper, tmp)
                 entry["path"] = rel_path
                 state.targets[rel_path] = {

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.build import atomic_write
+from generator import fsio
 from generator.fonts import fontbook
 from generator.project import Project
 from generator.sizes import paper_size
@@ -90,8 +90,26 @@ def write_calibration(project: Project, paper: str, duplex: str, out_dir: Path) 
     face = fontbook(project.fonts).default
     out_dir.mkdir(parents=True, exist_ok=True)
     pdf = out_dir / f"calibration-{paper}.pdf"
-    tmp = pdf.with_name(f".{pdf.name}.tmp")
-    c = Canvas(str(tmp), pagesize=(W, H), invariant=1, initialFontName=face.name)
+    with fsio.atomic_path(pdf) as tmp:
+        _draw(tmp, (W, H), spec, paper, duplex, face.name)
+    rel_path = pdf.resolve().relative_to(project.root.resolve()).as_posix()
+    manifest = {
+        "files": [
+            {"path": rel_path, "kind": "calibration", "paper": paper, "pages": 2, "duplex": duplex}
+        ],
+        "marks": spec,
+    }
+    fsio.write_bytes(
+        out_dir / f"calibration-{paper}.json",
+        json.dumps(manifest, ensure_ascii=False, indent=1).encode(),
+    )
+    return manifest
+
+
+def _draw(tmp: Path, size, spec: dict, paper: str, duplex: str, font: str) -> None:
+    """The two pages: scales on the front, pointers on the back."""
+    W, H = size
+    c = Canvas(str(tmp), pagesize=(W, H), invariant=1, initialFontName=font)
     c.setTitle(f"pnp calibration sheet ({paper}, {duplex})")
     c.setCreator("pnp")
     c.setAuthor("pnp")
@@ -104,14 +122,14 @@ def write_calibration(project: Project, paper: str, duplex: str, out_dir: Path) 
         "Then:  pnp print --back-offset X,Y",
         "(several scales: take their average; readings that differ mean the paper fed skewed).",
     ]
-    c.setFont(face.name, 9)
+    c.setFont(font, 9)
     for i, text in enumerate(lines):
         c.drawString(20 * MM, H - 20 * MM - i * 12, text)
     for scale in spec["scales"]:
-        _draw_scale(c, face.name, scale["x"], "x")
-        _draw_scale(c, face.name, scale["y"], "y")
+        _draw_scale(c, font, scale["x"], "x")
+        _draw_scale(c, font, scale["y"], "y")
     c.showPage()
-    c.setFont(face.name, 9)
+    c.setFont(font, 9)
     c.drawString(20 * MM, 20 * MM, "pnp calibration sheet: back")
     c.setLineWidth(0.4)
     for scale in spec["scales"]:
@@ -120,21 +138,6 @@ def write_calibration(project: Project, paper: str, duplex: str, out_dir: Path) 
         c.line((qx - 9) * MM, qy * MM, (qx + 9) * MM, qy * MM)
     c.showPage()
     c.save()
-    data = tmp.read_bytes()
-    tmp.unlink()
-    atomic_write(pdf, data)
-    rel_path = pdf.resolve().relative_to(project.root.resolve()).as_posix()
-    manifest = {
-        "files": [
-            {"path": rel_path, "kind": "calibration", "paper": paper, "pages": 2, "duplex": duplex}
-        ],
-        "marks": spec,
-    }
-    atomic_write(
-        out_dir / f"calibration-{paper}.json",
-        json.dumps(manifest, ensure_ascii=False, indent=1).encode(),
-    )
-    return manifest
 
 
 def _draw_scale(c: Canvas, font: str, scale: dict, axis: str) -> None:
