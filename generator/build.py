@@ -385,7 +385,7 @@ def build_guides(project: Project, content, manifest: dict, state: GameState, op
 
     entries = []
     papers = sorted({f["paper"] for f in manifest["files"] if f.get("kind") == "components"})
-    words = _hash_files(tree(project.templates / "guide"))
+    words = _hash_files([*tree(project.templates / "guide"), guide.DEFAULT_TEXTS])
     for lang in content.languages:
         for paper in papers:
             rel_path = guide.guide_path(content.id, lang, paper)

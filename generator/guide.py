@@ -40,9 +40,15 @@ INK = "#1d1d1b"
 ACCENT = "#1f3a5f"
 
 
+# pnp's own words, for a project whose templates/ has no guide/ (it need not copy every template)
+DEFAULT_TEXTS = Path(__file__).resolve().parents[1] / "templates" / "guide" / "texts.yaml"
+
+
 def texts(templates: Path, lang: str) -> dict[str, Any]:
     """The guide's words in `lang`, English for what a language lacks."""
     path = templates / "guide" / "texts.yaml"
+    if not path.is_file() and DEFAULT_TEXTS.is_file():
+        path = DEFAULT_TEXTS
     data = load_yaml(path)
     if "en" not in data:
         raise ContentError("the guide texts need an 'en' block", path, code="schema")
@@ -130,7 +136,9 @@ class ScaleBar(Flowable):
 def _styles(renderer: FaceRenderer) -> dict[str, ParagraphStyle]:
     regular = renderer.fonts.face("gothic", "regular").name
     bold = renderer.fonts.face("gothic", "bold").name
-    base = ParagraphStyle("base", fontName=regular, fontSize=9.5, leading=13.5)
+    base = ParagraphStyle(
+        "base", fontName=regular, bulletFontName=regular, fontSize=9.5, leading=13.5
+    )
     return {
         "regular": regular,
         "bold": bold,
@@ -217,6 +225,7 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
     table.setStyle(
         TableStyle(
             [
+                ("FONTNAME", (0, 0), (-1, -1), st["regular"]),  # else Helvetica, unembedded
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LINEBELOW", (0, 0), (-1, 0), 0.8, colour(ACCENT)),
                 ("LINEBELOW", (0, 1), (-1, -1), 0.3, colour("#c3c9d1")),

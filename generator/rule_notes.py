@@ -14,7 +14,7 @@ error naming the file and line.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,7 +39,7 @@ class EditorNotes:
         return [n for n, notes in self.by_section.items() if lang in notes]
 
 
-def load_notes(game_dir: Path, languages: Sequence[str]) -> EditorNotes:
+def load_notes(game_dir: Path, languages: Collection[str]) -> EditorNotes:
     """The game's editor's notes (none when the file is absent). Shape errors raise ContentError."""
     path = game_dir / "rules" / NOTES_FILE
     if not path.is_file():

@@ -12,8 +12,8 @@ ability's effect "Deals {{ damage }} damage" reads its own numbers) and these he
     table(rows, columns)            a table from a list of mappings; columns {header: key}
     figure(component, item, side='front', width='45mm', caption=None)   a face, drawn by the
                                     component engine and embedded as a 300 dpi picture
-    board(rows, component=None, width=None, gap='1.5mm', pieces=None, squares=1)
-                                    a grid of faces (map cards), with pieces on squares
+    board(rows, component=None, width=None, gap='1.5mm', pieces=None, per_face=1)
+                                    a grid of faces (tiles), with pieces on its cells
     scene(pieces, size, width='150mm')   faces laid out on a table (setup, example positions)
     icon(name)                      one of the game's icons
 
@@ -493,13 +493,13 @@ class RulesData:
         gap="1.5mm",
         caption=None,
         pieces=None,
-        squares=1,
+        per_face=1,
     ) -> str:
         """A grid of faces: rows of item ids ('id', 'id:back', or '' / None for an empty cell).
 
         `pieces` puts faces of other components on it, for an example position: a list of
-        {item, component (optional), square: [row, col], side (optional)}, squares counted over
-        the whole board when each face is `squares` x `squares` squares (a map card of 2 x 2)."""
+        {item, component (optional), cell: [row, col], side (optional)}, cells counted over the
+        whole board when each face is divided into `per_face` x `per_face` cells (e.g. 2 x 2)."""
         if isinstance(rows, str):
             rows = [r for r in rows.splitlines() if r.strip()]
         grid = [r.split() if isinstance(r, str) else list(r) for r in rows or []]
@@ -585,7 +585,7 @@ class RulesData:
             bottom = f' style="margin-bottom: {pct_g:.3f}%"' if r < len(cells) - 1 else ""
             lines.append(f'<div class="board-row"{bottom}>{"".join(parts)}</div>')
         cell_h = cell_w * fh / fw
-        overlay = self._pieces(pieces, squares, cell_w, cell_h, g, len(cells), cols, cell_w / fw)
+        overlay = self._pieces(pieces, per_face, cell_w, cell_h, g, len(cells), cols, cell_w / fw)
         cap = f'<p class="caption">{self._cell(caption)}</p>' if caption else ""
         html = (
             f'<div class="board" style="width: {total / MM:.2f}mm">{"".join(lines)}{overlay}</div>'
@@ -593,19 +593,21 @@ class RulesData:
         )
         return self.blocks.add(f'<div class="board-figure">{html}</div>')
 
-    def _pieces(self, pieces, squares, cell_w, cell_h, gap, rows, cols, scale) -> str:
-        """Absolutely placed faces over a board(), centred on their squares, at the board's scale."""
+    def _pieces(self, pieces, per_face, cell_w, cell_h, gap, rows, cols, scale) -> str:
+        """Absolutely placed faces over a board(), centred on their cells, at the board's scale."""
         if not pieces:
             return ""
-        if not isinstance(squares, int) or not 1 <= squares <= 8:
-            raise ContentError("board(): squares must be a whole number 1-8", code="rules-template")
+        if not isinstance(per_face, int) or not 1 <= per_face <= 8:
+            raise ContentError(
+                "board(): per_face must be a whole number 1-8", code="rules-template"
+            )
         out = []
         for piece in pieces:
-            if not isinstance(piece, dict) or "item" not in piece or "square" not in piece:
+            if not isinstance(piece, dict) or "item" not in piece or "cell" not in piece:
                 raise ContentError(
-                    "board(): each piece needs item and square",
+                    "board(): each piece needs item and cell",
                     code="rules-template",
-                    hint="e.g. {'item': 'destroyer-red', 'square': [3, 4]}",
+                    hint="e.g. {'item': 'a-piece', 'cell': [3, 4]}",
                 )
             found = [
                 (c, i)
@@ -622,16 +624,16 @@ class RulesData:
                     hint="pass 'component' to say which",
                 )
             spec, item = found[0]
-            row, col = (int(v) for v in piece["square"])
-            if not (0 <= row < rows * squares and 0 <= col < cols * squares):
+            row, col = (int(v) for v in piece["cell"])
+            if not (0 <= row < rows * per_face and 0 <= col < cols * per_face):
                 raise ContentError(
-                    f"board(): square [{row}, {col}] is off the board",
+                    f"board(): cell [{row}, {col}] is off the board",
                     code="rules-template",
-                    hint=f"rows 0-{rows * squares - 1}, columns 0-{cols * squares - 1}",
+                    hint=f"rows 0-{rows * per_face - 1}, columns 0-{cols * per_face - 1}",
                 )
             pw, ph = (v * scale for v in spec.size_pt)
-            x = (col // squares) * (cell_w + gap) + (col % squares + 0.5) * cell_w / squares
-            y = (row // squares) * (cell_h + gap) + (row % squares + 0.5) * cell_h / squares
+            x = (col // per_face) * (cell_w + gap) + (col % per_face + 0.5) * cell_w / per_face
+            y = (row // per_face) * (cell_h + gap) + (row % per_face + 0.5) * cell_h / per_face
             picture = self.faces.face(spec, item, piece.get("side", "front"), pw)
             # percentages of the board, so a board narrowed to its column keeps its pieces
             total_w = cols * cell_w + (cols - 1) * gap
@@ -668,7 +670,7 @@ class RulesData:
                 raise ContentError(
                     "scene(): each piece needs component, item and at",
                     code="rules-template",
-                    hint="e.g. {'component': 'pawns', 'item': 'storm', 'at': [120, 80]}",
+                    hint="e.g. {'component': 'boards', 'item': 'north', 'at': [120, 80]}",
                 )
             spec = self._spec(piece["component"])
             item = self._item(spec, piece["item"])
@@ -690,7 +692,7 @@ class RulesData:
         cap = f'<p class="caption">{self._cell(caption)}</p>' if caption else ""
         html = (
             f'<div class="scene" style="width: {total / MM:.2f}mm; height: {height / MM:.2f}mm">'
-            f'{"".join(parts)}</div>{cap}'
+            f"{''.join(parts)}</div>{cap}"
         )
         if side not in (None, "left", "right"):
             raise ContentError("scene(): side is 'left' or 'right'", code="rules-template")
