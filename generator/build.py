@@ -150,7 +150,16 @@ def export_plan(content, options: Options) -> list:
 
 
 def plan_targets(project: Project, content, options: Options) -> list[Target]:
-    """Every output of a game. Each target's key covers only what it reads (inputs.py)."""
+    """Every output of a game. Each target's key covers only what it reads (inputs.py).
+    Planned once per command: `pnp print` plans to decide what to check, then to build."""
+    plans = session.current().cache("build.plans")
+    key = (str(project.root), content.id, id(content), options.key())
+    if key not in plans:
+        plans[key] = _plan_targets(project, content, options)
+    return list(plans[key])
+
+
+def _plan_targets(project: Project, content, options: Options) -> list[Target]:
     from generator.inputs import component_key
     from generator.sizes import paper_size
 
@@ -273,6 +282,9 @@ def _run_export(project: Project, content, target: Target, options: Options) -> 
     with exports.Outputs(project.root, job.paths) as outputs:
         part = exports.exporter(spec.format).write(ctx, job, outputs)
         outputs.check_complete()
+        for rel, tmp in outputs.written.items():  # every PDF is linted before it is committed
+            if rel.endswith(".pdf"):
+                lint_written(project, tmp, rel)
     part["sha256"] = {rel: _sha(project.root / rel) for rel in job.paths}
     return part
 
@@ -284,6 +296,21 @@ def _paper(target: Target) -> str:
     return target.paper
 
 
+def lint_written(project: Project, tmp: Path, path: str) -> None:
+    """A PDF a strict RIP would refuse is an error, and is not committed (pdflint.py)."""
+    from generator import pdflint
+
+    problems = pdflint.lint(tmp, pdflint.bundled_font_names(project.fonts))
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise ContentError(
+            f"[pdf-structure] {problems[0]}{more}",
+            path,
+            code="pdf-structure",
+            hint="a bug in pnp or in a font fallback; the PDF was not written",
+        )
+
+
 def _run_rulebook(content, target: Target, out: Path) -> dict:
     from generator import rulebook
 
@@ -293,6 +320,7 @@ def _run_rulebook(content, target: Target, out: Path) -> dict:
         else:
             lang_a, lang_b = target.langs
             info = rulebook.render_bilingual(content, lang_a, lang_b, _paper(target), tmp)
+        lint_written(content.project, tmp, target.path)
     entry = {
         "path": target.path,
         "kind": target.kind,

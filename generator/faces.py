@@ -10,6 +10,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator import impose
 from generator.errors import ContentError
+from generator.pdfform import end_form
 from generator.render import FaceRenderer
 
 
@@ -69,7 +70,7 @@ def draw_common_back(
     if not canvas.hasForm(name):
         canvas.beginForm(name, -bleed, -bleed, w + bleed, h + bleed)
         renderer.draw(canvas, layout, ctx, w, h, bleed)
-        canvas.endForm()
+        end_form(canvas)  # keeps the form's ExtGState (opacity in a shared back)
     canvas.saveState()
     clip(canvas, clip_rect)
     canvas.transform(*transform)

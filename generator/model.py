@@ -160,7 +160,12 @@ class Matrix(Strict):
 class Component(Strict):
     id: Id
     name: LangText
-    kind: Literal["card", "tile", "board", "token", "standee"] = "card"
+    kind: str = Field(
+        "card",
+        pattern=r"^[a-z][a-z0-9-]*$",
+        description="a label for your own templates and rulebook tables (card, tile, board, "
+        "token...); pnp itself does not act on it",
+    )
     size: str | SizeSpec = "poker"
     layout: str
     back: str | None = None
@@ -194,6 +199,11 @@ class RulebookSettings(Strict):
     papers: list[str] | None = Field(None, description="default: the game's print papers")
     bilingual: list[tuple[str, str]] = Field(
         [], description="side-by-side editions, e.g. [[es, en]]"
+    )
+    cover: list[str] | None = Field(
+        None,
+        description="component ids whose first item shows on the cover; default: the first "
+        "three components no longer than 130 mm (boards are left out)",
     )
 
 
