@@ -19,6 +19,7 @@ from pydantic import (
     model_validator,
 )
 
+from generator.exports import FORMATS as EXPORTERS
 from generator.units import Length, parse_length
 
 ID_RE = r"^[a-z0-9][a-z0-9_-]*$"
@@ -78,7 +79,7 @@ class Offset(Strict):
     y: AbsLength = Length(0)
 
 
-EXPORT_FORMATS = ("sheets", "print-shop", "png", "tts", "gutterfold", "ink-saver")
+EXPORT_FORMATS = tuple(EXPORTERS)  # the registry in generator/exports/__init__.py
 
 
 class ExportSpec(Strict):
