@@ -69,6 +69,7 @@ class Target:
     path: str  # relative to the project root
     key: str = ""
     langs: tuple[str, ...] = ()  # a bilingual edition's two languages
+    members: tuple[str, ...] = ()  # packed sheets: the components sharing them
 
 
 @dataclass
@@ -137,23 +138,49 @@ def plan_targets(project: Project, content, options: Options) -> list[Target]:
     ]
     shared = _hash_files(game_inputs)
     code = code_hash()
+    groups = sheet_groups(content)
     for comp in content.components:
         settings = settings_for(content, comp, options)
         for paper in settings.papers:
             paper_size(project, paper)  # unknown paper: a clear error before anything is written
+        group = groups.get(comp.id)
+        members = [content.component(m) for m in group[1]] if group else [comp]
         key = hashlib.sha256(
             "|".join(
-                [shared, _hash_files([comp.file]), code, options.key(), settings.model_dump_json()]
+                [
+                    shared,
+                    _hash_files([m.file for m in members]),
+                    code,
+                    options.key(),
+                    *[settings_for(content, m, options).model_dump_json() for m in members],
+                ]
             ).encode()
         ).hexdigest()
         for lang in content.languages:
             for paper in settings.papers:
-                path = f"output/{content.id}/{lang}/{comp.id}-{paper}.pdf"
-                targets.append(Target(content.id, "components", comp.id, lang, paper, path, key))
+                if group and group[1][0] != comp.id:
+                    continue  # the group's sheets are one target, planned with its first member
+                name = group[0] if group else comp.id
+                path = f"output/{content.id}/{lang}/{name}-{paper}.pdf"
+                packed = (
+                    tuple(group[1]) if group else ((comp.id,) if not comp.outline.is_rect else ())
+                )
+                targets.append(
+                    Target(content.id, "components", name, lang, paper, path, key, members=packed)
+                )
             if settings.one_per_page:
                 path = f"output/{content.id}/{lang}/print-shop/{comp.id}.pdf"
                 targets.append(Target(content.id, "export", comp.id, lang, None, path, key))
     return targets + rulebook_targets(project, content, options, code)
+
+
+def sheet_groups(content) -> dict[str, tuple[str, list[str]]]:
+    """Component id -> (sheet group, its members in content order) for `sheet:` groups."""
+    members: dict[str, list[str]] = {}
+    for comp in content.components:
+        if comp.model.sheet:
+            members.setdefault(comp.model.sheet, []).append(comp.id)
+    return {m: (group, ids) for group, ids in members.items() for m in ids}
 
 
 def rulebook_targets(project: Project, content, options: Options, code: str) -> list[Target]:
@@ -222,6 +249,17 @@ def run_target(root: str, target: Target, options: Options) -> dict:
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     if target.kind in ("rulebook", "bilingual-rulebook"):
         return _run_rulebook(content, target, out, tmp)
+    if target.members:  # shaped pieces, or components sharing sheets
+        from generator import packed_sheets
+
+        comps = [content.component(m) for m in target.members]
+        every = {c.id: settings_for(content, c, options) for c in comps}
+        with _committed(tmp, out):
+            part = packed_sheets.write_packed(
+                content, comps, target.lang, target.paper, every, tmp, target.path, target.component
+            )
+        part["sha256"] = _sha(out)
+        return part
     comp = content.component(target.component)
     settings = settings_for(content, comp, options)
     with _committed(tmp, out):

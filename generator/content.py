@@ -17,7 +17,9 @@ from pydantic import BaseModel, ValidationError
 from generator import model, templating
 from generator.errors import ContentError
 from generator.project import Project, inside
+from generator.shapes import NAMED_SIDES, Outline, outline_of, regular_box
 from generator.sizes import face_size
+from generator.units import MM
 from generator.yamlload import YDict, load_yaml, locate
 
 
@@ -102,6 +104,11 @@ class ComponentSpec:
     @property
     def total(self) -> int:
         return sum(i.count for i in self.items)
+
+    @property
+    def outline(self) -> Outline:
+        """The die-cut outline of every face of this component (a plain rectangle by default)."""
+        return outline_of(self.model.shape, self.size_pt)
 
 
 @dataclass
@@ -251,6 +258,7 @@ def load_game(project: Project, game_id: str) -> GameContent:
             size = face_size(project, comp.size)
         except ContentError as exc:
             raise exc.located(comp_file, raw.line_of("size"), "size")
+        size = _shape_size(comp, size, comp_file, raw)
         items = _expand_items(comp, raw, comp_file, game)
         _load_layouts(project, comp, items, raw, comp_file)
         components.append(ComponentSpec(comp, comp_file, dict(raw.key_lines), items, size))
@@ -315,6 +323,33 @@ def _check_paths_and_papers(project, game, raw_game, game_file, game_dir, compon
                     raw["print"].line_of("papers") if raw is not None and "print" in raw else None
                 )
                 raise exc.located(file, line, "print.papers")
+
+
+def _shape_size(comp: model.Component, size, comp_file: Path, raw) -> tuple[float, float]:
+    """A shape given by its diameter or across-flats sets the face size; a size given as well
+    must agree with it."""
+    shape = comp.shape
+    if shape is None or (shape.diameter is None and shape.across_flats is None):
+        return size
+    if shape.diameter is not None:
+        derived = (shape.diameter.points, shape.diameter.points)
+    else:
+        sides = NAMED_SIDES.get(shape.kind, shape.sides or 6)
+        derived = regular_box(sides, shape.across_flats.points, shape.orientation == "pointy")
+    if (
+        "size" in comp.model_fields_set
+        and max(abs(a - b) for a, b in zip(derived, size)) > 0.05 * MM
+    ):
+        raise ContentError(
+            f"the shape's size ({derived[0] / MM:.2f} x {derived[1] / MM:.2f} mm) disagrees with "
+            f"size ({size[0] / MM:.2f} x {size[1] / MM:.2f} mm)",
+            comp_file,
+            raw.line_of("size"),
+            "size",
+            hint="give the size or the shape's diameter/across_flats, not both",
+            code="schema",
+        )
+    return derived
 
 
 def _load_rules(game_dir: Path, game: model.Game) -> dict:

@@ -350,3 +350,83 @@ def plan_tiles(
         n = max(2, int(face[0] // MARK_SPACING) + 1)
         marks += [(face[0] * (i + 0.5) / n, y) for i in range(n)]
     return TilePlan(face, rows, cols, overlap, tuple(tiles), tuple(marks))
+
+
+# ---------------------------------------------------------------- marks around used cells
+
+Segment = tuple[float, float, float, float]
+
+
+def bbox(rects: list[Rect]) -> Rect:
+    x0, y0 = min(r.x for r in rects), min(r.y for r in rects)
+    x1, y1 = max(r.x + r.w for r in rects), max(r.y + r.h for r in rects)
+    return Rect(x0, y0, x1 - x0, y1 - y0)
+
+
+def marks_around(
+    cells: list[Rect], bleed: float, bounds: Rect, length: float = MAX_MARK
+) -> list[Segment]:
+    """Crop marks for the trim lines of the used cells only.
+
+    Each trim line gets a mark at each end of the used block, outside the bleed, but only where
+    the cell it marks sits on the block's edge: a mark never crosses an empty cell. Marks stop at
+    `bounds` (the printer-safe area, or the block's own ring on a shared sheet).
+    """
+    if not cells:
+        return []
+    box = bbox(cells)
+    eps = 0.01
+    top, bottom = box.y + box.h, box.y
+    left, right = box.x, box.x + box.w
+    out: list[Segment] = []
+    xs = sorted({round(v, 3) for c in cells for v in (c.x, c.x + c.w)})
+    ys = sorted({round(v, 3) for c in cells for v in (c.y, c.y + c.h)})
+    for x in xs:
+        touching = [c for c in cells if abs(c.x - x) < eps or abs(c.x + c.w - x) < eps]
+        if any(abs(c.y + c.h - top) < eps for c in touching):
+            start = top + bleed + MARK_GAP
+            out.append((x, start, x, min(bounds.y + bounds.h, start + length)))
+        if any(abs(c.y - bottom) < eps for c in touching):
+            start = bottom - bleed - MARK_GAP
+            out.append((x, start, x, max(bounds.y, start - length)))
+    for y in ys:
+        touching = [c for c in cells if abs(c.y - y) < eps or abs(c.y + c.h - y) < eps]
+        if any(abs(c.x - left) < eps for c in touching):
+            start = left - bleed - MARK_GAP
+            out.append((start, y, max(bounds.x, start - length), y))
+        if any(abs(c.x + c.w - right) < eps for c in touching):
+            start = right + bleed + MARK_GAP
+            out.append((start, y, min(bounds.x + bounds.w, start + length), y))
+    return [s for s in out if abs(s[0] - s[2]) + abs(s[1] - s[3]) > 0.5 * MM]
+
+
+def cell_edges(cells: list[Rect]) -> list[Segment]:
+    """The trim lines of the used cells, each drawn once, for cutting with a ruler."""
+    seen: set[tuple[float, ...]] = set()
+    out: list[Segment] = []
+    for c in cells:
+        for seg in (
+            (c.x, c.y, c.x + c.w, c.y),
+            (c.x, c.y + c.h, c.x + c.w, c.y + c.h),
+            (c.x, c.y, c.x, c.y + c.h),
+            (c.x + c.w, c.y, c.x + c.w, c.y + c.h),
+        ):
+            key = tuple(round(v, 2) for v in seg)
+            if key not in seen:
+                seen.add(key)
+                out.append(seg)
+    return out
+
+
+def label_spot(marks: list[Segment], strip: Rect) -> tuple[float, float] | None:
+    """The centre x and the width of the widest stretch of a label strip no mark crosses."""
+    cuts = sorted(
+        x
+        for x1, y1, x2, y2 in marks
+        for x in (x1, x2)
+        if min(y1, y2) < strip.y + strip.h and max(y1, y2) > strip.y
+    )
+    edges = [strip.x, *[c for c in cuts if strip.x < c < strip.x + strip.w], strip.x + strip.w]
+    gaps = [(b - a, a, b) for a, b in zip(edges, edges[1:])]
+    width, a, b = max(gaps)
+    return ((a + b) / 2, width) if width > 2 * MM else None
