@@ -234,7 +234,7 @@ class PrintSettings(Strict):
         "layer; null: no die line",
     )
     shape_gap: AbsLength = Field(
-        parse_length("2mm"),
+        parse_length("1.5mm"),
         description="gap between shaped pieces that cannot share a cut (circles); half of it "
         "is each piece's bleed towards its neighbour",
     )

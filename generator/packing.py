@@ -18,11 +18,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.impose import MARK_GAP, Affine, Rect
+from generator.impose import MARK_GAP, MIN_MARK, Affine, Rect
 from generator.shapes import Outline, Point, clip_convex
 from generator.units import MM
 
-PACK_MARK = 3.0 * MM  # crop-mark length on shared sheets: they stay inside the block's ring
+PACK_MARK = MIN_MARK  # crop marks on shared sheets stay inside the block's ring
 LABEL_ROOM = 4.0 * MM  # a strip above the bottom margin kept free for the sheet label
 MAX_ORDERS = 24  # band orders tried (all of them for up to four components)
 
@@ -165,7 +165,7 @@ def printable(paper: tuple[float, float], margin: float) -> Rect:
     return Rect(margin, margin + LABEL_ROOM, W - 2 * margin, H - 2 * margin - LABEL_ROOM)
 
 
-def _pack_order(bands: list[Band], paper, margin: float) -> list[Sheet]:
+def _pack_order(bands: list[Band], paper, margin: float, tall: bool, best_fit: bool) -> list[Sheet]:
     sheets: list[Sheet] = []
     for band in bands:
         pieces = list(band.pieces)
@@ -175,15 +175,23 @@ def _pack_order(bands: list[Band], paper, margin: float) -> list[Sheet]:
                 sheets.append(Sheet(paper, [printable(paper, margin)]))
             sheet = sheets[sheet_no]
             placed_here = False
-            for k, region in enumerate(list(sheet.free)):
-                block = _best_block(band, region, pieces, len(sheet.blocks))
-                if block is None:
-                    continue
+            fits = [
+                (k, region, block)
+                for k, region in enumerate(sheet.free)
+                if (block := _best_block(band, region, pieces, len(sheet.blocks)))
+            ]
+            if (
+                fits
+            ):  # the first region, or the one taking the most pieces (of equals, the smallest)
+                k, region, block = (
+                    max(fits, key=lambda f: (len(f[2].placed), -f[1].w * f[1].h))
+                    if best_fit
+                    else fits[0]
+                )
                 sheet.blocks.append(block)
                 pieces = pieces[len(block.placed) :]
-                sheet.free[k : k + 1] = _split(region, block.rect)
+                sheet.free[k : k + 1] = _split(region, block.rect, tall)
                 placed_here = True
-                break
             if not placed_here:
                 if not sheet.blocks:  # an empty sheet cannot hold one piece
                     raise ValueError(band.key)
@@ -195,20 +203,29 @@ def _best_block(band: Band, region: Rect, pieces: list, block_no: int) -> Block 
     best = None
     for rotated in (False, True) if band.rotate else (False,):
         block = _fill(band, lattice(band, rotated), region, pieces, block_no)
-        if block and (best is None or len(block.placed) > len(best.placed)):
+        if block and (best is None or _better(block, best)):
             best = block
     return best
 
 
-def _split(region: Rect, used: Rect) -> list[Rect]:
-    """The free space left beside and below a block placed at a region's top-left."""
+def _better(a: Block, b: Block) -> bool:
+    """More pieces, or as many in less room."""
+    if len(a.placed) != len(b.placed):
+        return len(a.placed) > len(b.placed)
+    return a.rect.w * a.rect.h < b.rect.w * b.rect.h - 1e-6
+
+
+def _split(region: Rect, used: Rect, tall: bool) -> list[Rect]:
+    """The free space left beside and below a block placed at a region's top-left: either the
+    space beside it runs down the whole region (`tall`) or the space below runs across it."""
     out = []
     right_w = region.x + region.w - (used.x + used.w)
-    if right_w > 1e-6:
-        out.append(Rect(used.x + used.w, used.y, right_w, used.h))
     below_h = used.y - region.y
+    if right_w > 1e-6:
+        y0 = region.y if tall else used.y
+        out.append(Rect(used.x + used.w, y0, right_w, region.y + region.h - y0))
     if below_h > 1e-6:
-        out.append(Rect(region.x, region.y, region.w, below_h))
+        out.append(Rect(region.x, region.y, used.w if tall else region.w, below_h))
     return out
 
 
@@ -220,9 +237,10 @@ def pack(bands: list[Band], paper: tuple[float, float], margin: float) -> list[S
     """Every piece of every band on as few sheets as this packer finds."""
     best: list[Sheet] | None = None
     orders = itertools.islice(itertools.permutations(bands), MAX_ORDERS)
-    for order in [list(bands), *map(list, orders)]:
+    tries = itertools.product([list(bands), *map(list, orders)], (False, True), (False, True))
+    for order, tall, best_fit in tries:
         try:
-            sheets = _pack_order(order, paper, margin)
+            sheets = _pack_order(order, paper, margin, tall, best_fit)
         except ValueError as exc:
             raise DoesNotFit(str(exc)) from None
         if best is None or _score(sheets) < _score(best):
