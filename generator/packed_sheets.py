@@ -31,6 +31,7 @@ from generator.sheets import (
     draw_segments,
     new_canvas,
 )
+from generator.shapes import clip_to
 from generator.sizes import paper_size
 
 SHAPE_CUT_WIDTH = 0.4  # pt: the cut line on a shape, for scissors
@@ -180,10 +181,7 @@ def draw_piece(canvas, renderer, layout: str, ctx: dict, p: packing.Placed, m, c
     path.close()
     canvas.clipPath(path, stroke=0, fill=0)
     canvas.transform(*m)
-    if not outline.is_rect:  # the bleed follows the outline
-        shape = canvas.beginPath()
-        outline.add_to_path(shape, grow=bleed)
-        canvas.clipPath(shape, stroke=0, fill=0)
+    clip_to(canvas, outline, bleed)
     try:
         renderer.draw(canvas, layout, ctx, w, h, bleed)
     except ContentError as exc:

@@ -124,6 +124,16 @@ class Outline:
         return out
 
 
+def clip_to(canvas, outline: Outline, bleed: float) -> None:
+    """Clip a face being drawn (face coordinates) to its outline grown by the bleed: the bleed
+    follows the shape. A plain rectangle needs no clip of its own."""
+    if outline.is_rect:
+        return
+    path = canvas.beginPath()
+    outline.add_to_path(path, grow=bleed)
+    canvas.clipPath(path, stroke=0, fill=0)
+
+
 def _mm(v: float) -> float:
     return round(v / MM, 3)
 

@@ -9,9 +9,11 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator import impose, templating
 from generator.content import ComponentSpec, GameContent, ItemSpec
+from generator.dieline import DieLayer
 from generator.errors import ContentError
 from generator.model import PrintSettings
 from generator.render import FaceRenderer, colour
+from generator.shapes import clip_to
 from generator.sizes import paper_size
 from generator.units import MM
 
@@ -361,6 +363,8 @@ def write_one_per_page(
     name = templating.pick(comp.model.name, lang)
     title = templating.pick(content.game.title, lang)
     canvas = new_canvas(out, size, renderer, f"{title} - {name} (print shop)")
+    shaped = not comp.outline.is_rect and settings.die_line
+    die = DieLayer(canvas, settings.die_line, visible=True) if shaped else None
     trim = impose.Rect(bleed, bleed, w, h)
     full = impose.Rect(0, 0, *size)
     pages, page_no = [], 0
@@ -381,10 +385,14 @@ def write_one_per_page(
             page_no += 1
             canvas.setTrimBox(_box(trim))
             canvas.setBleedBox(_box(full))
-            _draw_face(canvas, renderer, layout, ctx, full, place, w, h, bleed)
+            _draw_face(canvas, renderer, layout, ctx, full, place, w, h, bleed, comp.outline)
+            if die and side == "front":  # a shop's cutter follows the die line: shown here
+                die.add([(comp.outline, place)])
             canvas.showPage()
             entry = _slot_entry(comp, cp, trim, bleed, False)
             entry["copies"] = item.count
+            if not comp.outline.is_rect:
+                entry["shape"] = comp.outline.manifest(place)
             pages.append({"file": rel_path, "page": page_no, "side": side, "slots": [entry]})
     canvas.save()
     return {
@@ -420,10 +428,12 @@ def _clip(canvas, rect: impose.Rect) -> None:
     canvas.clipPath(path, stroke=0, fill=0)
 
 
-def _draw_face(canvas, renderer, layout, ctx, clip, transform, w, h, bleed) -> None:
+def _draw_face(canvas, renderer, layout, ctx, clip, transform, w, h, bleed, outline=None) -> None:
     canvas.saveState()
     _clip(canvas, clip)
     canvas.transform(*transform)
+    if outline is not None:
+        clip_to(canvas, outline, bleed)
     try:
         renderer.draw(canvas, layout, ctx, w, h, bleed)
     except ContentError as exc:

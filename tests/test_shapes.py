@@ -55,7 +55,7 @@ kind: token
 shape: circle
 size: {w: 20mm, h: 20mm}
 layout: demo/white
-print: {die_line: Thru-cut}
+print: {die_line: Thru-cut, one_per_page: true}
 items:
   - {id: blank, count: 14}
 """,
@@ -154,6 +154,23 @@ def test_die_line_is_a_vector_path_in_a_named_separation_on_an_optional_content_
     assert body.count(" c ") + body.count(" c\n") >= 14 * 4  # four Bezier arcs per circle
     assert body.count(" S") + body.count("\nS") >= 14  # one stroke per coin (B/f would fill)
     assert "re" not in body.split()  # no rectangle on the layer
+
+
+def test_the_print_shop_file_carries_the_die_line_switched_on(demo):
+    from pypdf import PdfReader
+
+    root, manifest = demo
+    rel = "output/demo/en/print-shop/blanks.pdf"
+    pdf = PdfReader(str(root / rel))
+    ocprops = pdf.trailer["/Root"]["/OCProperties"]
+    assert [o.get_object() for o in ocprops["/D"]["/ON"]] == [ocprops["/OCGs"][0].get_object()]
+    page = pdf.pages[0]
+    trim = [float(v) / MM for v in page.trimbox]
+    assert trim[2] - trim[0] == pytest.approx(20.0, abs=0.01)  # the circle's bounding box
+    stream = page.get_contents().get_data().decode("latin-1")
+    assert "BDC" in stream and "EMC" in stream
+    (slot,) = [s for s in manifest["sheets"] if s["file"] == rel][0]["slots"]
+    assert slot["shape"] == {"kind": "circle", "cx": 13.0, "cy": 13.0, "r": 10.0}
 
 
 def test_the_cut_line_of_each_circle_lies_within_a_tenth_of_a_millimetre_of_its_outline(demo):
@@ -363,3 +380,23 @@ def test_seed_games_fit_their_sheet_targets(built, game, most):
             and s["file"].endswith("-a4.pdf")
         ]
         assert 0 < len(fronts) <= most, (lang, len(fronts))
+
+
+def test_a_rulebook_figure_of_a_round_token_is_clipped_to_its_circle(demo, tmp_path):
+    from PIL import Image
+
+    from generator.content import load_game
+    from generator.figures import FaceCache
+    from generator.project import Project
+
+    root, _ = demo
+    content = load_game(Project(root), "demo")
+    coins = content.component("coins")
+    picture = FaceCache(content, "en", tmp_path).face(coins, coins.items[0], "front", 20 * MM)
+    assert picture.shaped
+    image = Image.open(picture.path)
+    w, h = image.size
+    assert image.mode == "RGBA"
+    assert image.getpixel((2, 2))[3] == 0  # the corner outside the circle: transparent
+    assert image.getpixel((w // 2, h // 2))[3] == 255
+    assert image.getpixel((w // 2, h // 2))[:3] == pytest.approx((0xE3, 0xA6, 0x00), abs=3)
