@@ -14,6 +14,7 @@ from collections import Counter
 from generator.content import GameContent
 from generator.errors import ContentError, Finding, rel
 from generator.render import FaceRenderer
+from generator.shape_check import check_shapes
 
 
 def check_game(content: GameContent) -> list[Finding]:
@@ -57,6 +58,7 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
     except ContentError as exc:
         return [Finding.from_error(exc)]
     findings += _label_glyphs(content, renderer, lang)
+    findings += check_shapes(content, renderer)
     for comp in content.components:
         w, h = comp.size_pt
         where = {"file": rel(comp.file, content.project.root), "component": comp.id}

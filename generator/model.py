@@ -233,6 +233,10 @@ class PrintSettings(Strict):
         description="spot colour (Separation) of the die line drawn on shaped faces, on its own "
         "layer; null: no die line",
     )
+    shape_safe: AbsLength = Field(
+        parse_length("1.5mm"),
+        description="text and art keep this far inside a shaped face's cut (a finding if not)",
+    )
     shape_gap: AbsLength = Field(
         parse_length("1.5mm"),
         description="gap between shaped pieces that cannot share a cut (circles); half of it "

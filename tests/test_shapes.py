@@ -87,15 +87,7 @@ LAYOUTS = {
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    root = copy_project(tmp_path_factory.mktemp("shapes"), ())
-    for rel, text in GAME.items():
-        path = root / "content/demo" / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text.lstrip())
-    for name, text in LAYOUTS.items():
-        path = root / "templates/layouts/demo" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+    root = write_demo(copy_project(tmp_path_factory.mktemp("shapes"), ("dogfight",)))
     run_pnp(root, "print", "demo", "-j", "1", check=True)
     import json
 
@@ -169,7 +161,7 @@ def test_the_print_shop_file_carries_the_die_line_switched_on(demo):
     assert trim[2] - trim[0] == pytest.approx(20.0, abs=0.01)  # the circle's bounding box
     stream = page.get_contents().get_data().decode("latin-1")
     assert "BDC" in stream and "EMC" in stream
-    (slot,) = [s for s in manifest["sheets"] if s["file"] == rel][0]["slots"]
+    (slot,) = next(s for s in manifest["sheets"] if s["file"] == rel)["slots"]
     assert slot["shape"] == {"kind": "circle", "cx": 13.0, "cy": 13.0, "r": 10.0}
 
 
@@ -191,7 +183,7 @@ def test_the_cut_line_of_each_circle_lies_within_a_tenth_of_a_millimetre_of_its_
             for step in range(400):
                 rr = r - 1 + 2 * step / 400
                 x, y = px(cx + rr * math.cos(a)), H - px(cy + rr * math.sin(a))
-                if img[int(round(x)), int(round(y))] < 180:
+                if img[round(x), round(y)] < 180:
                     dark.append(rr)
             assert dark, (slot["item"], slot["copy"], k)
             worst = max(worst, abs(sum(dark) / len(dark) - r))
@@ -241,7 +233,7 @@ def test_the_bleed_extends_the_art_beyond_the_outline(demo):
 
 
 def test_24_coins_and_6_hexes_share_one_a4_sheet(demo):
-    root, manifest = demo
+    _root, manifest = demo
     rel = "output/demo/en/table-a4.pdf"
     (front,) = pages(manifest, rel)
     got = {}
@@ -345,8 +337,7 @@ def test_the_sheet_label_is_never_struck_by_a_mark(demo):
 # ------------------------------------------------------------------ bad input
 
 
-def test_a_shape_size_that_disagrees_with_the_size_is_one_located_error(tmp_path):
-    root = copy_project(tmp_path / "p", ())
+def write_demo(root: Path) -> Path:
     for rel, text in GAME.items():
         path = root / "content/demo" / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -355,6 +346,30 @@ def test_a_shape_size_that_disagrees_with_the_size_is_one_located_error(tmp_path
         path = root / "templates/layouts/demo" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
+    return root
+
+
+def test_text_in_a_corner_of_a_round_token_is_a_finding(tmp_path):
+    import json
+
+    root = write_demo(copy_project(tmp_path / "p", ("dogfight",)))
+    (root / "templates/layouts/demo/coloured.yaml").write_text(
+        'background: "{{ fill }}"\n'
+        "boxes:\n"
+        "  - {id: centre, kind: text, text: '5', x: 0, y: 0, w: 100%, h: 100%, size: 9pt,\n"
+        "     align: center, valign: middle}\n"
+        "  - {id: corner, kind: text, text: '5', x: 1, y: 1, w: 6, h: 5, size: 9pt}\n"
+    )
+    result = run_pnp(root, "check", "demo", "--format", "json")
+    found = [f for f in json.loads(result.stdout) if f["code"] == "outside-shape"]
+    boxes = {(f["component"], f["box"]) for f in found}
+    assert ("coins", "corner") in boxes and ("hexes", "corner") in boxes
+    assert not any(box == "centre" for _, box in boxes)
+    assert all(f["file"].endswith("coloured.yaml") and f["line"] == 5 for f in found)
+
+
+def test_a_shape_size_that_disagrees_with_the_size_is_one_located_error(tmp_path):
+    root = write_demo(copy_project(tmp_path / "p", ("dogfight",)))
     hexes = root / "content/demo/components/hexes.yaml"
     hexes.write_text(
         hexes.read_text().replace("kind: tile\n", "kind: tile\nsize: {w: 50mm, h: 50mm}\n")
