@@ -120,23 +120,11 @@ def settings_for(content, comp, options: Options):
 
 
 def plan_targets(project: Project, content, options: Options) -> list[Target]:
+    """Every output of a game. Each target's key covers only what it reads (inputs.py)."""
+    from generator.inputs import component_key
     from generator.sizes import paper_size
 
     targets = []
-    game_inputs = [
-        content.dir / "game.yaml",
-        content.dir / "manifest.yaml",
-        project.templates / "paper.yaml",
-        project.templates / "card-sizes.yaml",
-        *tree(project.fonts),
-        *tree(project.layouts),
-        *[
-            p
-            for p in tree(content.dir)
-            if p.parent.name != "components" and p.suffix not in (".md",) and "rules" not in p.parts
-        ],
-    ]
-    shared = _hash_files(game_inputs)
     code = code_hash()
     groups = sheet_groups(content)
     for comp in content.components:
@@ -145,18 +133,19 @@ def plan_targets(project: Project, content, options: Options) -> list[Target]:
             paper_size(project, paper)  # unknown paper: a clear error before anything is written
         group = groups.get(comp.id)
         members = [content.component(m) for m in group[1]] if group else [comp]
-        key = hashlib.sha256(
-            "|".join(
-                [
-                    shared,
-                    _hash_files([m.file for m in members]),
-                    code,
-                    options.key(),
-                    *[settings_for(content, m, options).model_dump_json() for m in members],
-                ]
-            ).encode()
-        ).hexdigest()
+        extra = "|".join(
+            [
+                code,
+                options.key(),
+                *[settings_for(content, m, options).model_dump_json() for m in members],
+            ]
+        )
         for lang in content.languages:
+            key = component_key(content, comp, lang, extra)
+            if group:  # shared sheets read every member
+                key = hashlib.sha256(
+                    "|".join(component_key(content, m, lang, extra) for m in members).encode()
+                ).hexdigest()
             for paper in settings.papers:
                 if group and group[1][0] != comp.id:
                     continue  # the group's sheets are one target, planned with its first member
@@ -184,20 +173,20 @@ def sheet_groups(content) -> dict[str, tuple[str, list[str]]]:
 
 
 def rulebook_targets(project: Project, content, options: Options, code: str) -> list[Target]:
-    """Rulebooks read everything of a game (figures are drawn from its components)."""
+    """A rulebook edition reads its own languages' rules and strings, and every component."""
+    from generator.inputs import rulebook_key
+
     langs = [lang for lang in content.languages if lang in content.rules]
     if not langs:
         return []
-    key = hashlib.sha256(
-        "|".join(
-            [
-                _hash_files([*tree(content.dir), *tree(project.templates)]),
-                code,
-                options.key(),
-                content.game.rulebook.model_dump_json(),
-            ]
-        ).encode()
-    ).hexdigest()
+    extra = "|".join([code, options.key(), content.game.rulebook.model_dump_json()])
+    keys: dict[tuple[str, ...], str] = {}
+
+    def key(*edition: str) -> str:
+        if edition not in keys:
+            keys[edition] = rulebook_key(content, edition, extra)
+        return keys[edition]
+
     papers = options.papers or content.game.rulebook.papers or content.game.print.papers
     out = []
     for index, paper in enumerate(papers):
@@ -211,7 +200,7 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
                     lang,
                     paper,
                     f"output/{content.id}/{lang}/rulebook{suffix}.pdf",
-                    key,
+                    key(lang),
                 )
             )
         for a, b in content.game.rulebook.bilingual:
@@ -223,7 +212,7 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
                     f"{a}-{b}",
                     paper,
                     f"output/{content.id}/rulebook.{a}-{b}{suffix}.pdf",
-                    key,
+                    key(a, b),
                     (a, b),
                 )
             )

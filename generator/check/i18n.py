@@ -25,8 +25,8 @@ from pathlib import Path
 
 import yaml
 
+from generator.check.game import GameView
 from generator.errors import ContentError, Finding
-from generator.validate.game import GameView
 from generator.yamlload import load_yaml
 
 FILE = "i18n-sync.yaml"

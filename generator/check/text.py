@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from generator.check.terms import normalize
 from generator.rules_source import JINJA, LIST_ITEM, Section
-from generator.validate.terms import normalize
 
 NOTE = re.compile(
     r"^\s*>\s*\*\*\s*(?:Translation note|Translator'?s note|Nota de (?:la )?traducci[oó]n"

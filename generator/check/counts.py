@@ -25,14 +25,14 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
+from generator.check import text as rtext
+from generator.check.game import GameView
+from generator.check.numbers import Number, find_numbers
+from generator.check.terms import TermIndex, TermMatch, index
+from generator.check.text import STOPWORDS
+from generator.check.text import WORD as _WORD
+from generator.check.text import units as _units
 from generator.errors import Finding
-from generator.validate import text as rtext
-from generator.validate.game import GameView
-from generator.validate.numbers import Number, find_numbers
-from generator.validate.terms import TermIndex, TermMatch, index
-from generator.validate.text import STOPWORDS
-from generator.validate.text import WORD as _WORD
-from generator.validate.text import units as _units
 
 PER_PLAYER = {
     "es": re.compile(
