@@ -7,11 +7,14 @@ whose centre is outside it, is a finding (per item, language and box).
 
 from __future__ import annotations
 
-from generator import templating, textflow
+from generator.boxes.base import Frame, bounds, multiply
+from generator.boxes.text import extent, fit_text
+from generator.boxes.walk import walk
 from generator.content import GameContent
 from generator.errors import ContentError, Finding, rel
-from generator.render import FaceRenderer, Rect
+from generator.render import FaceRenderer
 from generator.shapes import Point
+from generator.units import MM
 
 
 def check_shapes(content: GameContent, renderer: FaceRenderer) -> list[Finding]:
@@ -27,62 +30,52 @@ def check_shapes(content: GameContent, renderer: FaceRenderer) -> list[Finding]:
         area = outline.points(grow=-safe)
         w, h = comp.size_pt
         for item in comp.items:
-            ctx = renderer.context(comp, item)
-            layout = renderer.layouts.get(item.layout)
-            for index, box in enumerate(layout.boxes):
+            where = {
+                "file": rel(comp.file, root),
+                "line": item.line,
+                "component": comp.id,
+                "item": item.id,
+                "lang": renderer.lang,
+            }
+            frame = Frame(item.layout, renderer.context(comp, item), w, h, 0.0, where, face=(w, h))
+            for placed in walk(renderer, frame, _ignore):  # broken boxes: the render checks say
+                box = placed.box
+                if box.bleed or box.kind not in ("text", "image", "svg"):
+                    continue
                 try:
-                    if box.if_ is not None and not templating.evaluate(box.if_, ctx):
-                        continue
-                    r = renderer.box_rect(box, w, h, 0)
-                    if box.bleed or box.kind not in ("text", "image", "svg"):
-                        continue
-                    if box.kind == "text" and renderer.angle(box, ctx) % 360 == 0:
-                        bad = any(
-                            not _inside(area, p) for p in _text_corners(renderer, box, r, ctx)
-                        )
+                    if box.kind == "text":
+                        fitted, faces = fit_text(renderer, box, placed.rect, placed.ctx)
+                        ink = extent(fitted, faces, box, placed.rect)
+                        if ink is None:
+                            continue
+                        r = bounds(multiply(frame.to_face, placed.transform), ink)
+                        bad = any(not _inside(area, p) for p in _corners(r))
                     else:
+                        r = placed.on_face
                         bad = not _inside(area, (r.x + r.w / 2, r.y + r.h / 2))
                 except ContentError:
-                    continue  # the render checks report broken boxes
+                    continue
                 if bad:
-                    file, line = renderer.layouts.box_location(item.layout, index)
-                    what = "text" if box.kind == "text" else "art"
-                    out.append(
-                        Finding(
-                            "warning",
-                            "outside-shape",
-                            f"box '{box.id or f'boxes[{index}]'}': {what} reaches outside the "
-                            f"{outline.name}'s safe area ({safe / 72 * 25.4:g} mm inside the cut)",
-                            file=rel(file, root) if file else rel(comp.file, root),
-                            line=line,
-                            hint="move it towards the centre, make it smaller, or set "
-                            "print.shape_safe",
-                            component=comp.id,
-                            item=item.id,
-                            lang=renderer.lang,
-                            box=box.id or f"boxes[{index}]",
-                        )
+                    file, line = renderer.layouts.box_location(item.layout, placed.index)
+                    finding = placed.finding(
+                        "warning",
+                        "outside-shape",
+                        f"{'text' if box.kind == 'text' else 'art'} reaches outside the "
+                        f"{outline.name}'s safe area ({safe / MM:g} mm inside the cut)",
+                        hint="move it towards the centre, make it smaller, or set print.shape_safe",
                     )
+                    if file:
+                        finding.file, finding.line = rel(file, root), line
+                    out.append(finding)
     return out
 
 
-def _text_corners(renderer: FaceRenderer, box, r: Rect, ctx) -> list[Point]:
-    """The corners of each laid-out line of text (as the renderer places them)."""
-    fitted, faces = renderer.fit_text(box, r, ctx)
-    size, pad, face = fitted.size, box.padding.points, faces["regular"]
-    block = textflow.block_height(len(fitted.lines), size, box.leading, face)
-    inner_h = r.h - 2 * pad
-    offset = {"top": 0, "middle": (inner_h - block) / 2, "bottom": inner_h - block}[box.valign]
-    top = r.y + r.h - pad - offset
-    out: list[Point] = []
-    for n, line in enumerate(fitted.lines):
-        width = line.width1 * size
-        room = r.w - 2 * pad - width
-        x = r.x + pad + {"left": 0, "center": room / 2, "right": room}[box.align]
-        y1 = top - n * size * box.leading
-        y0 = y1 - size  # one em: ascent plus descent, near enough for a safe-area test
-        out += [(x, y0), (x + width, y0), (x, y1), (x + width, y1)]
-    return out
+def _ignore(*_args) -> None:
+    return None
+
+
+def _corners(r) -> list[Point]:
+    return [(r.x, r.y), (r.x + r.w, r.y), (r.x, r.y + r.h), (r.x + r.w, r.y + r.h)]
 
 
 def _inside(poly: list[Point], p: Point) -> bool:
