@@ -15,6 +15,7 @@ from generator.model import PrintSettings
 from generator.render import FaceRenderer, colour
 from generator.shapes import clip_to
 from generator.sizes import paper_size
+from generator.textspots import text_rects
 from generator.units import MM
 
 MARK_WIDTH = 0.25  # pt: hairline crop marks
@@ -207,6 +208,11 @@ def write_tiled(
             margin=settings.margin.points,
             overlap=settings.overlap.points,
             crop_marks=settings.crop_marks,
+            avoid=tuple(
+                impose.Rect(r.x, r.y, r.w, r.h)
+                for item in comp.items
+                for r in text_rects(renderer, item.layout, renderer.context(comp, item), w, h)
+            ),
         )
     except impose.DoesNotFit as exc:
         raise ContentError(
@@ -265,7 +271,12 @@ def write_tiled(
             "paper": paper,
             "pages": page_no,
             "component": comp.id,
-            "tiles": {"rows": plan.rows, "cols": plan.cols, "overlap_mm": _r(plan.overlap)},
+            "tiles": {
+                "rows": plan.rows,
+                "cols": plan.cols,
+                "overlap_mm": _r(plan.overlap),
+                "seam_crossings": plan.crossings,  # text a seam could not avoid
+            },
         },
         "sheets": pages,
     }
@@ -323,7 +334,7 @@ def _draw_tile_guides(canvas, plan, tile, marks, settings) -> None:
         if tile.row > 0:
             canvas.line(t.x, t.y + t.h - half, t.x + t.w, t.y + t.h - half)
     canvas.setDash([])
-    r = 2.2 * MM
+    r = plan.mark_radius
     for x, y in marks:  # a white halo keeps the mark visible on dark art
         for width, colour_ in ((1.6, "#ffffff"), (0.4, "#000000")):
             canvas.setLineWidth(width)

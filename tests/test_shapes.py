@@ -415,3 +415,30 @@ def test_a_rulebook_figure_of_a_round_token_is_clipped_to_its_circle(demo, tmp_p
     assert image.getpixel((2, 2))[3] == 0  # the corner outside the circle: transparent
     assert image.getpixel((w // 2, h // 2))[3] == 255
     assert image.getpixel((w // 2, h // 2))[:3] == pytest.approx((0xE3, 0xA6, 0x00), abs=3)
+
+
+# ------------------------------------------------------------------ tiled boards
+
+
+def test_registration_marks_sit_off_the_play_area_and_seams_miss_text():
+    from generator import impose
+
+    a4 = (210 * MM, 297 * MM)
+    face = (360 * MM, 360 * MM)
+    name = impose.Rect(122 * MM, 345 * MM, 116 * MM, 12 * MM)  # a player's name, top edge
+    plan = impose.plan_tiles(a4, face, bleed=3 * MM, margin=5 * MM, overlap=10 * MM, avoid=(name,))
+    assert plan.rows * plan.cols == 4  # as few sheets as without text to avoid
+    assert plan.crossings == 0
+    for tile in plan.tiles:
+        if tile.col > 0:  # its seam (the overlap band) misses the name
+            s = tile.face.x
+            assert s + 10 * MM <= name.x + 1e-6 or s >= name.x + name.w - 1e-6
+    # every registration mark lies beyond the face: trimmed off, never on the play area
+    fw, fh = face
+    assert plan.marks and all(not (0 <= x <= fw and 0 <= y <= fh) for x, y in plan.marks)
+    for tile in plan.tiles:  # each tile carries the marks of its bands, inside the page margin
+        for x, y in plan.marks_on(tile):
+            px, py = plan.to_page(tile, x, y)
+            reach = plan.mark_radius * impose.REG_ARM
+            assert px - reach >= 5 * MM - 1e-6 and px + reach <= tile.page[0] - 5 * MM + 1e-6
+            assert py - reach >= 5 * MM - 1e-6 and py + reach <= tile.page[1] - 5 * MM + 1e-6
