@@ -338,7 +338,7 @@ def _shape_size(comp: model.Component, size, comp_file: Path, raw) -> tuple[floa
         derived = regular_box(sides, shape.across_flats.points, shape.orientation == "pointy")
     if (
         "size" in comp.model_fields_set
-        and max(abs(a - b) for a, b in zip(derived, size)) > 0.05 * MM
+        and max(abs(a - b) for a, b in zip(derived, size, strict=True)) > 0.05 * MM
     ):
         raise ContentError(
             f"the shape's size ({derived[0] / MM:.2f} x {derived[1] / MM:.2f} mm) disagrees with "

@@ -107,7 +107,7 @@ class Grid:
     def slots(self) -> list[Slot]:
         cw, ch = self.cell
         inner = min(self.bleed, self.gutter / 2)
-        out = []
+        out: list[Slot] = []
         for row in range(self.rows):  # row 0 is the top row: cards read left to right, top down
             for col in range(self.cols):
                 x = self.x0 + col * (cw + self.gutter)

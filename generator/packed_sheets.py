@@ -17,6 +17,7 @@ from generator.dieline import DieLayer
 from generator.errors import ContentError
 from generator.model import PrintSettings
 from generator.render import FaceRenderer, colour
+from generator.shapes import clip_to
 from generator.sheets import (
     CUT_COLOUR,
     CUT_WIDTH,
@@ -31,7 +32,6 @@ from generator.sheets import (
     draw_segments,
     new_canvas,
 )
-from generator.shapes import clip_to
 from generator.sizes import paper_size
 
 SHAPE_CUT_WIDTH = 0.4  # pt: the cut line on a shape, for scissors
@@ -187,7 +187,7 @@ def draw_piece(canvas, renderer, layout: str, ctx: dict, p: packing.Placed, m, c
     except ContentError as exc:
         item = ctx.get("item", {}).get("id", "the common back")
         exc.message = f"{exc.message} (drawing {item} with layout {layout}, {renderer.lang})"
-        raise exc.located(renderer.layouts.files_of.get(layout, [None])[0])
+        raise exc.located(renderer.layouts.files_of.get(layout, [None])[0]) from None
     finally:
         canvas.restoreState()
 

@@ -58,8 +58,12 @@ class Outline:
             if r <= 0:
                 return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
             rr, out = r + grow, []
-            corners = ((x1 - rr, y0 + rr, -90), (x1 - rr, y1 - rr, 0), (x0 + rr, y1 - rr, 90))
-            corners += ((x0 + rr, y0 + rr, 180),)
+            corners = [
+                (x1 - rr, y0 + rr, -90),
+                (x1 - rr, y1 - rr, 0),
+                (x0 + rr, y1 - rr, 90),
+                (x0 + rr, y0 + rr, 180),
+            ]
             for ccx, ccy, start in corners:
                 for k in range(9):
                     a = math.radians(start + 90 * k / 8)
@@ -93,7 +97,7 @@ class Outline:
         cx, cy = self.centre
         pts = self.points()
         best = 0.0
-        for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1]):
+        for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1], strict=True):
             hit = _ray_segment((cx, cy), (ux, uy), (x1, y1), (x2, y2))
             if hit is not None:
                 best = max(best, hit)
@@ -227,7 +231,10 @@ def outline_of(spec, size: tuple[float, float]) -> Outline:
 
 
 def _area(pts: list[Point]) -> float:
-    return sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1])) / 2
+    return (
+        sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1], strict=True))
+        / 2
+    )
 
 
 def clip_convex(poly: list[Point], a: float, b: float, c: float) -> list[Point]:

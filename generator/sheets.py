@@ -118,7 +118,7 @@ def write_sheets(
         placed = []
         occupied = {(s.col, s.row) for s in slots[: len(batch)]}
         clips = [grid.clip_for(slot, occupied) for slot in slots[: len(batch)]]
-        for slot, clip, cp in zip(slots, clips, batch):
+        for slot, clip, cp in zip(slots, clips, batch, strict=False):
             ctx = renderer.context(comp, cp.item)
             _draw_face(canvas, renderer, cp.item.layout, ctx, clip, slot.front, w, h, bleed)
             placed.append(_slot_entry(comp, cp, slot.trim, bleed, grid.rotated))
@@ -142,7 +142,7 @@ def write_sheets(
         canvas.setTrimBox(_box(used.mapped(back_sheet)))
         canvas.setBleedBox(_box(used_bleed.mapped(back_sheet)))
         placed = []
-        for slot, front_clip, cp in zip(slots, clips, batch):
+        for slot, front_clip, cp in zip(slots, clips, batch, strict=False):
             if not cp.item.back:
                 continue
             transform = grid.back_transform(slot, settings.duplex, offset)
@@ -374,8 +374,8 @@ def write_one_per_page(
     name = templating.pick(comp.model.name, lang)
     title = templating.pick(content.game.title, lang)
     canvas = new_canvas(out, size, renderer, f"{title} - {name} (print shop)")
-    shaped = not comp.outline.is_rect and settings.die_line
-    die = DieLayer(canvas, settings.die_line, visible=True) if shaped else None
+    die_name = settings.die_line if not comp.outline.is_rect else None
+    die = DieLayer(canvas, die_name, visible=True) if die_name else None
     trim = impose.Rect(bleed, bleed, w, h)
     full = impose.Rect(0, 0, *size)
     pages, page_no = [], 0
@@ -451,7 +451,7 @@ def _draw_face(canvas, renderer, layout, ctx, clip, transform, w, h, bleed, outl
         item = ctx.get("item", {}).get("id", "the common back")
         where = renderer.layouts.files_of.get(layout, [None])[0]
         exc.message = f"{exc.message} (drawing {item} with layout {layout}, {renderer.lang})"
-        raise exc.located(where)
+        raise exc.located(where) from None
     finally:
         canvas.restoreState()
 
