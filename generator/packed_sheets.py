@@ -35,7 +35,8 @@ from generator.sheets import (
 from generator.sizes import paper_size
 
 SHAPE_CUT_WIDTH = 0.4  # pt: the cut line on a shape, for scissors
-SHAPE_CUT_COLOUR = "#555555"
+SHAPE_CUT_COLOUR = "#3c3c3c"
+SHAPE_HALO_WIDTH = 1.2  # pt: a white line under it
 
 
 def bands_for(comps: list[ComponentSpec], settings: dict[str, PrintSettings]) -> list[packing.Band]:
@@ -205,17 +206,20 @@ def _marks_and_cuts(canvas, sheet: packing.Sheet, settings, area: impose.Rect) -
             if s.cut_lines:
                 draw_segments(canvas, impose.cell_edges(cells), CUT_COLOUR, CUT_WIDTH)
             continue
-        canvas.saveState()  # the cut line of a shape is its outline: no rectangular marks
-        canvas.setStrokeColor(colour(SHAPE_CUT_COLOUR))
-        canvas.setLineWidth(SHAPE_CUT_WIDTH)
-        for p in block.placed:
+        # The cut line of a shape is its outline (no rectangular marks): dark on a light halo,
+        # so scissors can follow it on dark art as on light.
+        for stroke, width in (("#ffffff", SHAPE_HALO_WIDTH), (SHAPE_CUT_COLOUR, SHAPE_CUT_WIDTH)):
             canvas.saveState()
-            canvas.transform(*p.front)
-            path = canvas.beginPath()
-            band.outline.add_to_path(path)
-            canvas.drawPath(path, stroke=1, fill=0)
+            canvas.setStrokeColor(colour(stroke))
+            canvas.setLineWidth(width)
+            for p in block.placed:
+                canvas.saveState()
+                canvas.transform(*p.front)
+                path = canvas.beginPath()
+                band.outline.add_to_path(path)
+                canvas.drawPath(path, stroke=1, fill=0)
+                canvas.restoreState()
             canvas.restoreState()
-        canvas.restoreState()
     draw_segments(canvas, marks, "#000000", MARK_WIDTH)
     return marks
 
