@@ -1,4 +1,7 @@
-"""Command line: pnp print | check | i18n | schema. Exit codes: 0 ok, 1 error findings, 2 cannot run."""
+"""Command line: pnp print | check | i18n | schema.
+
+Exit codes: 0 ok, 1 error findings, 2 cannot run.
+"""
 
 from __future__ import annotations
 
@@ -206,7 +209,8 @@ def _print_findings(findings, stream=None) -> None:
         if f.accepted:  # still shown, but it no longer counts: one line with the reason
             where = f.file + (f":{f.line}" if f.line else "")
             print(
-                f"{where}: accepted: [{f.code}] {f.message} (reason: {f.accepted})  [id {finding_id(f)}]",
+                f"{where}: accepted: [{f.code}] {f.message} (reason: {f.accepted})"
+                f"  [id {finding_id(f)}]",
                 file=stream,
             )
         else:
@@ -318,7 +322,8 @@ def cmd_i18n(project, args) -> int:
         )
         for st in i18n.status(view):
             line = (
-                f"  {st.lang}: {len(st.translated)}/{st.total} translated, {len(st.in_sync)} in sync, "
+                f"  {st.lang}: {len(st.translated)}/{st.total} translated, "
+                f"{len(st.in_sync)} in sync, "
                 f"{len(st.stale)} stale, {len(st.unsynced)} never synced"
             )
             print(line)
@@ -332,11 +337,13 @@ def cmd_i18n(project, args) -> int:
 
 
 def cmd_schema(project, args) -> int:
+    import pydantic
+
     from generator import boxes, model
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    docs = {
+    docs: dict[str, type[pydantic.BaseModel]] = {
         "game": model.Game,
         "component": model.Component,
         "manifest": model.Manifest,
@@ -357,6 +364,8 @@ def main(argv=None) -> int:
         from generator.project import Project, find_project
 
         project = Project(args.root.resolve()) if args.root else find_project()
+        from generator import session
+
         command = {
             "print": cmd_print,
             "check": cmd_check,
@@ -367,7 +376,8 @@ def main(argv=None) -> int:
             "preview": cmd_preview,
             "watch": cmd_watch,
         }[args.command]
-        return command(project, args)
+        with session.new():  # caches live for this command only (safe in a long-running process)
+            return command(project, args)
     except ContentError as exc:
         if args.debug:
             raise

@@ -123,13 +123,22 @@ def rasterise(pdf_bytes: bytes, dpi: float):
 
 
 def face_findings(content: GameContent, ref: FaceRef) -> list[Finding]:
-    """What `pnp check` says about this face (render-level findings, this language)."""
+    """What `pnp check` says about this face (render-level findings, this language), less
+    what accepted.yaml accepts."""
     from generator.check import check_faces
+    from generator.check.accepted import load, matches
 
+    try:
+        accepted = load(content.dir)
+    except ContentError:
+        accepted = None  # `pnp check` reports a bad accepted.yaml
     wanted = None if ref.common_back else ref.item.id
     out = []
     for f in check_faces(content, ref.lang):
+        f.game = content.id
         if f.component != ref.comp.id:
+            continue
+        if accepted and any(matches(a, f) for a in accepted.entries):
             continue
         if f.item == wanted or (f.item is None and ref.common_back):
             out.append(f)
@@ -138,14 +147,14 @@ def face_findings(content: GameContent, ref: FaceRef) -> list[Finding]:
 
 def save_face(content: GameContent, ref: FaceRef, out: Path, dpi: float, bleed_pt: float) -> Path:
     """Write the face to `out`: PDF when it ends in .pdf, PNG otherwise (atomic)."""
-    from generator.build import atomic_write
+    from generator.fsio import write_bytes
 
     pdf = face_pdf(content, ref, bleed_pt)
     if out.suffix.lower() == ".pdf":
-        atomic_write(out, pdf)
+        write_bytes(out, pdf)
         return out
     image = rasterise(pdf, dpi)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", dpi=(dpi, dpi), compress_level=3)
-    atomic_write(out, buffer.getvalue())
+    write_bytes(out, buffer.getvalue())
     return out

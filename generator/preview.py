@@ -299,19 +299,19 @@ def render_html(
 
 def write_preview(content: GameContent, findings: list[Finding], error: str | None = None) -> Path:
     """Draw (or reuse) every face and write output/<game>/preview/index.html. Returns its path."""
-    from generator.build import atomic_write
+    from generator.fsio import write_bytes
 
     folder = content.project.output / content.id / "preview"
     views = collect(content, findings, folder)
     page = render_html(content, views, findings, _pdf_links(content, folder), error)
     index = folder / "index.html"
-    atomic_write(index, page.encode("utf-8"))
+    write_bytes(index, page.encode("utf-8"))
     return index
 
 
 def write_error_page(folder: Path, game: str, error: str) -> Path:
     """When the game does not even load: a page that says why (watch keeps running)."""
-    from generator.build import atomic_write
+    from generator.fsio import write_bytes
 
     page = (
         "<!doctype html><html><head><meta charset='utf-8'><title>pnp preview: error</title>"
@@ -320,5 +320,5 @@ def write_error_page(folder: Path, game: str, error: str) -> Path:
         f"<div id='zoom'><img alt=''></div><script>{_SCRIPT}</script></body></html>"
     )
     index = folder / "index.html"
-    atomic_write(index, page.encode("utf-8"))
+    write_bytes(index, page.encode("utf-8"))
     return index

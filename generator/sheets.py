@@ -118,7 +118,7 @@ def write_sheets(
         placed = []
         occupied = {(s.col, s.row) for s in slots[: len(batch)]}
         clips = [grid.clip_for(slot, occupied) for slot in slots[: len(batch)]]
-        for slot, clip, cp in zip(slots, clips, batch, strict=False):
+        for slot, clip, cp in zip(slots[: len(batch)], clips, batch, strict=True):
             ctx = renderer.context(comp, cp.item)
             _draw_face(canvas, renderer, cp.item.layout, ctx, clip, slot.front, w, h, bleed)
             placed.append(_slot_entry(comp, cp, slot.trim, bleed, grid.rotated))
@@ -142,7 +142,7 @@ def write_sheets(
         canvas.setTrimBox(_box(used.mapped(back_sheet)))
         canvas.setBleedBox(_box(used_bleed.mapped(back_sheet)))
         placed = []
-        for slot, front_clip, cp in zip(slots, clips, batch, strict=False):
+        for slot, front_clip, cp in zip(slots[: len(batch)], clips, batch, strict=True):
             if not cp.item.back:
                 continue
             transform = grid.back_transform(slot, settings.duplex, offset)
@@ -451,7 +451,8 @@ def _draw_face(canvas, renderer, layout, ctx, clip, transform, w, h, bleed, outl
         item = ctx.get("item", {}).get("id", "the common back")
         where = renderer.layouts.files_of.get(layout, [None])[0]
         exc.message = f"{exc.message} (drawing {item} with layout {layout}, {renderer.lang})"
-        raise exc.located(where) from None
+        exc.located(where)
+        raise
     finally:
         canvas.restoreState()
 

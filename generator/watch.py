@@ -150,9 +150,12 @@ def _die_with_parent() -> None:
 
 
 def _child(root: str, game: str, jobs: int) -> None:
+    from generator import session
+
     _die_with_parent()
     try:
-        code = cycle(root, game, jobs)
+        with session.new():  # a cycle is one command: nothing cached from the watcher's past
+            code = cycle(root, game, jobs)
     except Exception as exc:  # a bug in pnp must not end the watch
         print(f"pnp watch: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         code = 2

@@ -31,7 +31,7 @@ def test_short_edge_flip_and_back_offset(dogfight_copy):
     path = "output/dogfight/en/allied-planes-a4.pdf"
     sheets = [s for s in m["sheets"] if s["file"] == path]
     assert {f["paper"] for f in m["files"] if f["kind"] == "components"} == {"a4"}
-    for front, back in zip(sheets[::2], sheets[1::2]):
+    for front, back in zip(sheets[::2], sheets[1::2], strict=True):
         backs = {(b["item"], b["copy"]): b for b in back["slots"]}
         for f in front["slots"]:
             b = backs[(f["item"], f["copy"])]
@@ -107,7 +107,8 @@ def test_overflowing_text_is_a_finding(dogfight_copy):
     long = "Deflexión: " + "muy " * 60
     comp.write_text(
         comp.read_text().replace(
-            'es: "**Deflexión:** quien tenga más de 4 cartas en la mano descarta hasta quedarse con 4."',
+            'es: "**Deflexión:** quien tenga más de 4 cartas en la mano descarta '
+            'hasta quedarse con 4."',
             f'es: "{long}"',
         )
     )

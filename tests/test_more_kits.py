@@ -79,13 +79,16 @@ def test_sub_zero_board_tiles_line_up(built):
                 if other not in sheets:
                     continue
                 a, b = sheet["slots"][0], sheets[other]["slots"][0]
-                face = lambda s, sl: {
-                    (
-                        round(x - sl["x"] + sl["tile"]["face_x"], 2),
-                        round(y - sl["y"] + sl["tile"]["face_y"], 2),
-                    )
-                    for x, y in s["marks"]
-                }
+
+                def face(s, sl):
+                    return {
+                        (
+                            round(x - sl["x"] + sl["tile"]["face_x"], 2),
+                            round(y - sl["y"] + sl["tile"]["face_y"], 2),
+                        )
+                        for x, y in s["marks"]
+                    }
+
                 band = (
                     max(a["tile"]["face_x"], b["tile"]["face_x"]),
                     max(a["tile"]["face_y"], b["tile"]["face_y"]),
@@ -98,13 +101,15 @@ def test_sub_zero_board_tiles_line_up(built):
                         b["tile"]["face_y"] + b["tile"]["face_h"],
                     ),
                 )
+
                 # marks on the band's middle line, on the face or beyond its outer edges
                 side_by_side = other == (row, col + 1)
-                inside = lambda m, band=band, sbs=side_by_side: (
-                    band[0] - 0.01 <= m[0] <= band[2] + 0.01
-                    if sbs
-                    else band[1] - 0.01 <= m[1] <= band[3] + 0.01
-                )
+
+                def inside(m, band=band, sbs=side_by_side):
+                    if sbs:
+                        return band[0] - 0.01 <= m[0] <= band[2] + 0.01
+                    return band[1] - 0.01 <= m[1] <= band[3] + 0.01
+
                 marks_a = {m for m in face(sheet, a) if inside(m)}
                 marks_b = {m for m in face(sheets[other], b) if inside(m)}
                 assert marks_a and marks_a == marks_b

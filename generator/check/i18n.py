@@ -18,16 +18,15 @@ tracked; with it, a section of a recorded language that has no entry is "never s
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
+from generator import fsio
 from generator.check.game import GameView
 from generator.errors import ContentError, Finding
-from generator.yamlload import load_yaml
+from generator.yamlload import YDict, load_yaml
 
 FILE = "i18n-sync.yaml"
 HEADER = (
@@ -43,7 +42,7 @@ class SyncFile:
     path: Path
     source: str | None = None
     languages: dict[str, dict[str, str]] = field(default_factory=dict)
-    lines: dict[tuple[str, str | None], int] = field(default_factory=dict)
+    lines: dict[tuple[str, str | None], int | None] = field(default_factory=dict)
     exists: bool = False
 
 
@@ -61,7 +60,7 @@ def load(view: GameView) -> SyncFile:
     sync.exists = True
     if raw is None:
         return sync
-    if not isinstance(raw, dict):
+    if not isinstance(raw, YDict):
         raise ContentError(
             "i18n-sync.yaml must be a mapping with 'source' and 'languages'",
             path,
@@ -81,8 +80,8 @@ def load(view: GameView) -> SyncFile:
             code="i18n-sync-bad",
         )
     sync.source = raw.get("source")
-    languages = raw.get("languages") or {}
-    if not isinstance(languages, dict):
+    languages = raw.get("languages") or YDict()
+    if not isinstance(languages, YDict):
         raise ContentError(
             "'languages' must map language codes to sections",
             path,
@@ -91,7 +90,7 @@ def load(view: GameView) -> SyncFile:
             code="i18n-sync-bad",
         )
     for lang, sections in languages.items():
-        line = languages.line_of(lang) if hasattr(languages, "line_of") else None
+        line = languages.line_of(lang)
         if sections is None:
             sections = {}
         if not isinstance(sections, dict) or not all(isinstance(v, str) for v in sections.values()):
@@ -123,17 +122,7 @@ def save(sync: SyncFile) -> None:
     text = HEADER + yaml.safe_dump(
         data, allow_unicode=True, sort_keys=False, default_flow_style=False
     )
-    sync.path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=sync.path.parent, prefix=".i18n-sync-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, sync.path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    fsio.write_text(sync.path, text)
 
 
 def _key(number: str) -> tuple:
@@ -221,16 +210,7 @@ def check(view: GameView) -> list[Finding]:
     try:
         sync = load(view)
     except ContentError as exc:
-        return [
-            Finding(
-                "error",
-                exc.code,
-                (f"{exc.key}: " if exc.key else "") + exc.message,
-                file=view.rel(exc.file),
-                line=exc.line,
-                hint=exc.hint,
-            )
-        ]
+        return [Finding.from_error(exc, root=view.root)]
     if not sync.exists:
         return []
     file = view.rel(sync.path)
@@ -270,7 +250,8 @@ def check(view: GameView) -> list[Finding]:
                 Finding(
                     "warning",
                     "translation-stale",
-                    f"§{number} '{s.title}' changed in {source_lang} since {st.lang} was last marked in sync",
+                    f"§{number} '{s.title}' changed in {source_lang} "
+                    f"since {st.lang} was last marked in sync",
                     line=t.line,
                     key=f"§{number}",
                     **where,

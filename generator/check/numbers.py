@@ -235,7 +235,7 @@ def _ko_counter(text: str, end: int, spaced: bool) -> tuple[str | None, int]:
     if rest.startswith("째"):
         return None, end
     if spaced:  # the counter must be a word of its own: "다섯 장", "두 개를", not "두 장소"
-        tail = re.match(r"[가-힣]*", rest).group()
+        tail = re.match(r"[가-힣]*", rest).group()  # type: ignore[union-attr]  # `*` always matches
         if set(tail) - _KO_PARTICLE_CHARS:
             return None, end
     return m.group(1), m.end()

@@ -3,8 +3,8 @@
 A section is its title, its prose (the body without list items, Jinja blocks and translator's
 notes) and its list items, each with its line. Markdown emphasis and links are reduced to
 their text. A translator's note is a quote that starts with a bold label such as
-`> **Translation note:**` (es "Nota de traducción", ko "번역 노트" / "번역 참고"): it talks about the
-other languages, so it is not compared with them.
+`> **Translation note:**` (es "Nota de traducción", ko "번역 노트" / "번역 참고"): it talks
+about the other languages, so it is not compared with them.
 """
 
 from __future__ import annotations
