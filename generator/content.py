@@ -339,7 +339,7 @@ def _shape_size(comp: model.Component, size, comp_file: Path, raw) -> tuple[floa
         return size
     if shape.diameter is not None:
         derived = (shape.diameter.points, shape.diameter.points)
-    else:
+    elif shape.across_flats is not None:
         sides = NAMED_SIDES.get(shape.kind, shape.sides or 6)
         derived = regular_box(sides, shape.across_flats.points, shape.orientation == "pointy")
     if (
