@@ -23,10 +23,10 @@ from collections.abc import Callable
 from typing import Any
 
 from generator.check import bleed, languages
+from generator.check.shapes import check_shapes
 from generator.content import GameContent
 from generator.errors import ContentError, Finding, rel
 from generator.render import FaceRenderer
-from generator.check.shapes import check_shapes
 
 GameCheck = Callable[[GameContent], list[Finding]]
 CHECKS: dict[str, GameCheck] = {}
