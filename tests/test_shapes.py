@@ -442,3 +442,20 @@ def test_registration_marks_sit_off_the_play_area_and_seams_miss_text():
             reach = plan.mark_radius * impose.REG_ARM
             assert px - reach >= 5 * MM - 1e-6 and px + reach <= tile.page[0] - 5 * MM + 1e-6
             assert py - reach >= 5 * MM - 1e-6 and py + reach <= tile.page[1] - 5 * MM + 1e-6
+
+
+def test_the_face_preview_of_a_round_token_is_clipped_to_its_circle_plus_bleed(demo):
+    from generator.content import load_game
+    from generator.face import face_pdf, find_face, rasterise
+    from generator.project import Project
+
+    root, _ = demo
+    content = load_game(Project(root), "demo")
+    ref = find_face(content, "coins", "gold", "en", "front")
+    image = rasterise(face_pdf(content, ref, 3 * MM), 200)  # 26 x 26 mm: coin plus bleed
+    w, h = image.size
+    assert image.getpixel((w // 2, h // 2)) == pytest.approx((0xE3, 0xA6, 0x00), abs=3)
+    assert min(image.getpixel((3, 3))) > 245  # the corner is past the circle's bleed
+    # 2 mm outside the outline, on the horizontal: still the art (the bleed follows the circle)
+    x = round((3 + 20 + 2) / 25.4 * 200)
+    assert image.getpixel((x, h // 2)) == pytest.approx((0xE3, 0xA6, 0x00), abs=3)
