@@ -325,7 +325,7 @@ def plan_tiles(
 
     Neighbouring tiles share a band `overlap` wide; the later tile is cut along its middle and
     laid on the earlier one. Registration marks sit on that middle line beyond the face's outer
-    edges, in the trimmed-off margin, so nothing is left on the play area after assembly; only
+    edges, in the trimmed-off margin, so no mark is left on the assembled board; only
     a band with no outer end (a middle row or column of three or more) gets marks inside it.
     """
     outer = bleed + (MARK_GAP + MIN_MARK if crop_marks else 0.0)

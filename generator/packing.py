@@ -1,6 +1,6 @@
 """Packing by shape: where shaped pieces (and cards sharing a sheet) go on sheets.
 
-Each component is a *band* of pieces laid on a lattice that suits its outline:
+Each component is a *band* of pieces laid on a lattice that fits its outline:
 rectangles in a grid (abutting: one cut between two cards), hexagons in offset rows (abutting:
 one shared cut), circles in hexagonal rows with a gap (circles cannot share a cut), anything
 else in a grid with that gap. Bands fill free rectangles of a sheet top-left first; the space
@@ -316,7 +316,7 @@ def _overlap(a: Rect, b: Rect) -> bool:
 
 
 def naive_grid_count(band: Band, paper: tuple[float, float], margin: float) -> int:
-    """How many of the band's pieces a plain square grid holds (for comparison in tests/docs)."""
+    """How many of the band's pieces a plain grid of their boxes holds (for comparison in tests/docs)."""
     area = printable(paper, margin)
     room_w, room_h = area.w - 2 * band.ring, area.h - 2 * band.ring
     o, g = band.outline, band.gap

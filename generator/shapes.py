@@ -225,7 +225,7 @@ def outline_of(spec, size: tuple[float, float]) -> Outline:
     sides = NAMED_SIDES.get(kind, spec.sides or 6)
     pointy = spec.orientation == "pointy"
     verts = regular_polygon(sides, w, h, pointy)
-    # Hexagons (and squares) tile the plane: neighbours can share one cut.
+    # Hexagons tile without gaps: neighbours can share one cut.
     name = POLYGON_NAMES.get(sides, f"{sides}-gon")
     return Outline("polygon", w, h, vertices=verts, name=name, shares_cuts=sides == 6)
 
@@ -238,7 +238,7 @@ def _area(pts: list[Point]) -> float:
 
 
 def clip_convex(poly: list[Point], a: float, b: float, c: float) -> list[Point]:
-    """Keep the part of a convex polygon where a*x + b*y <= c (Sutherland-Hodgman, one plane)."""
+    """Keep the part of a convex polygon where a*x + b*y <= c (Sutherland-Hodgman, one half-space)."""
     out: list[Point] = []
     n = len(poly)
     for i in range(n):

@@ -1,6 +1,6 @@
 """`pnp check` for die-cut faces: text and art must sit inside the shape's safe area.
 
-A layout drawn for a square face loses its corners when the face is cut round. The safe area is
+A layout drawn for a rectangular face loses its corners when the face is cut round. The safe area is
 the outline shrunk by `print.shape_safe`; a line of text with a corner outside it, or an art box
 whose centre is outside it, is a finding (per item, language and box).
 """
