@@ -266,6 +266,7 @@ def load_game(project: Project, game_id: str) -> GameContent:
         components.append(ComponentSpec(comp, comp_file, dict(raw.key_lines), items, size))
         files.append(comp_file)
     _check_paths_and_papers(project, game, raw_game, game_file, game_dir, components)
+    _check_sheet_groups(components)
     rules = _load_rules(game_dir, game)
     manifest, manifest_raw = None, None
     manifest_file = game_dir / "manifest.yaml"
@@ -329,6 +330,24 @@ def _check_paths_and_papers(project, game, raw_game, game_file, game_dir, compon
                 )
                 exc.located(file, line, "print.papers")
                 raise
+
+
+def _check_sheet_groups(components: list[ComponentSpec]) -> None:
+    """A sheet group's file is <group>-<paper>.pdf: it must not take another component's name."""
+    ids = {c.id: c for c in components}
+    for comp in components:
+        group = comp.model.sheet
+        other = ids.get(group) if group else None
+        if other is not None and other.model.sheet != group:
+            raise ContentError(
+                f"sheet group '{group}' has the name of component '{group}', which prints on "
+                "its own sheets: both would write the same file",
+                comp.file,
+                comp.line_of.get("sheet"),
+                "sheet",
+                hint=f"rename the group, or add 'sheet: {group}' to component '{group}'",
+                code="schema",
+            )
 
 
 def _shape_size(comp: model.Component, size, comp_file: Path, raw) -> tuple[float, float]:

@@ -459,3 +459,13 @@ def test_the_face_preview_of_a_round_token_is_clipped_to_its_circle_plus_bleed(d
     # 2 mm outside the outline, on the horizontal: still the art (the bleed follows the circle)
     x = round((3 + 20 + 2) / 25.4 * 200)
     assert image.getpixel((x, h // 2)) == pytest.approx((0xE3, 0xA6, 0x00), abs=3)
+
+
+def test_a_sheet_group_named_like_another_component_is_one_located_error(tmp_path):
+    root = write_demo(copy_project(tmp_path / "p", ("dogfight",)))
+    coins = root / "content/demo/components/coins.yaml"
+    coins.write_text(coins.read_text().replace("sheet: table", "sheet: cards"))
+    result = run_pnp(root, "check", "demo")
+    out = result.stderr + result.stdout
+    assert result.returncode == 2
+    assert "coins.yaml:6" in out and "sheet" in out and "cards" in out
