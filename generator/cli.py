@@ -381,11 +381,13 @@ def main(argv=None) -> int:
     except ContentError as exc:
         if args.debug:
             raise
+        root = args.root.resolve() if args.root else None  # paths as the project names them
         if getattr(args, "format", None) == "json":
             from generator.errors import Finding
 
-            print(json.dumps([Finding.from_error(exc).as_dict()], ensure_ascii=False))
-        print(f"pnp: error: {exc.format()}", file=sys.stderr)
+            finding = Finding.from_error(exc, root=root)
+            print(json.dumps([finding.as_dict()], ensure_ascii=False))
+        print(f"pnp: error: {exc.format(root)}", file=sys.stderr)
         return EXIT_CANNOT_RUN
     except Exception as exc:  # a bug in pnp, not in the content: say so, briefly
         if args.debug:

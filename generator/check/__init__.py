@@ -54,8 +54,11 @@ def check_game(content: GameContent, grouped: bool = True) -> list[Finding]:
     findings: list[Finding] = []
     for check in CHECKS.values():
         findings += check(content)
+    root = content.project.root
     for f in findings:
         f.game = content.id
+        if f.file and f.file.startswith("/"):  # every finding names files as the project does
+            f.file = rel(f.file, root)
     return apply(
         content.dir, collapse(findings) if grouped else findings, content.project.root, content.id
     )
