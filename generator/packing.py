@@ -316,7 +316,7 @@ def _overlap(a: Rect, b: Rect) -> bool:
 
 
 def naive_grid_count(band: Band, paper: tuple[float, float], margin: float) -> int:
-    """How many of the band's pieces a plain grid of their boxes holds (for comparison in tests/docs)."""
+    """How many pieces a plain grid of their boxes holds (for comparison in tests and docs)."""
     area = printable(paper, margin)
     room_w, room_h = area.w - 2 * band.ring, area.h - 2 * band.ring
     o, g = band.outline, band.gap

@@ -238,7 +238,7 @@ def _area(pts: list[Point]) -> float:
 
 
 def clip_convex(poly: list[Point], a: float, b: float, c: float) -> list[Point]:
-    """Keep the part of a convex polygon where a*x + b*y <= c (Sutherland-Hodgman, one half-space)."""
+    """Keep the part of a convex polygon where a*x + b*y <= c (Sutherland-Hodgman, one side)."""
     out: list[Point] = []
     n = len(poly)
     for i in range(n):
