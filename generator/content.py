@@ -354,7 +354,9 @@ def _shape_size(comp: model.Component, size, comp_file: Path, raw) -> tuple[floa
     """A shape given by its diameter or across-flats sets the face size; a size given as well
     must agree with it."""
     shape = comp.shape
-    if shape is None or (shape.diameter is None and shape.across_flats is None):
+    if not isinstance(shape, model.ShapeSpec) or (
+        shape.diameter is None and shape.across_flats is None
+    ):
         return size
     if shape.diameter is not None:
         derived = (shape.diameter.points, shape.diameter.points)

@@ -112,12 +112,15 @@ class PrintSettings(Strict):
     )
 
 
+ShapeKind = Literal[
+    "rect", "circle", "ellipse", "hexagon", "octagon", "triangle", "pentagon", "polygon"
+]
+
+
 class ShapeSpec(Strict):
     """The outline a face is cut along, inscribed in the component's size."""
 
-    kind: Literal[
-        "rect", "circle", "ellipse", "hexagon", "octagon", "triangle", "pentagon", "polygon"
-    ]
+    kind: ShapeKind
     radius: AbsLength = Field(Length(0), description="rect: corner radius")
     orientation: Literal["flat", "pointy"] = Field(
         "flat", description="regular polygons: an edge (flat) or a vertex (pointy) on top"
@@ -183,12 +186,17 @@ class Component(Strict):
     items: list[Item] = []
     matrix: Matrix | None = None
     print: PrintSettings | None = None
-    shape: ShapeSpec | None = Field(
+    shape: ShapeSpec | ShapeKind | None = Field(
         None, description="die-cut outline: circle, hexagon, {kind: rect, radius: 3mm}..."
     )
     sheet: Id | None = Field(
         None, description="components naming the same sheet group are printed on shared sheets"
     )
+
+    @field_validator("shape")
+    @classmethod
+    def _shape_mapping(cls, value):
+        return ShapeSpec(kind=value) if isinstance(value, str) else value  # "circle" alone
 
     @model_validator(mode="after")
     def _has_items(self):
