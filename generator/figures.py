@@ -62,11 +62,19 @@ def world_digest(content: GameContent) -> str:
 class FaceCache:
     """Rasterised faces of one game in one language, cached as PNG files in `folder`."""
 
-    def __init__(self, content: GameContent, lang: str, folder: Path, world: str | None = None):
+    def __init__(
+        self,
+        content: GameContent,
+        lang: str,
+        folder: Path,
+        world: str | None = None,
+        dry: bool = False,
+    ):
+        self.dry = dry  # `pnp check`: every argument is checked, nothing is drawn or written
         self.content = content
         self.lang = lang
         self.folder = folder
-        self.world = world or world_digest(content)
+        self.world = world if world is not None else world_digest(content)
         self._renderer: FaceRenderer | None = None
         # Contexts, not a FaceRenderer: a cached picture needs only its data to find its
         # file, and loading three TrueType fonts costs 0.2 s.
@@ -122,7 +130,7 @@ class FaceCache:
         ).hexdigest()[:24]
         path = self.folder / f"{self.content.id}-{comp.id}-{item.id}-{side}-{key}.png"
         outline = comp.outline
-        if not path.exists():
+        if not self.dry and not path.exists():
             self._draw(path, layout, ctx, w, h, scale, outline)
             self.drawn += 1
         return Picture(path, px_w, px_h, w, h, not outline.is_rect)
@@ -134,7 +142,7 @@ class FaceCache:
         px_w = max(8, round(width_pt / 72 * DPI))
         px_h = max(8, round(h_pt * px_w / w_pt))
         path = self.folder / f"blank-{px_w}x{px_h}.png"
-        if not path.exists():
+        if not self.dry and not path.exists():
             image = Image.new("RGB", (px_w, px_h), "#ffffff")
             draw = ImageDraw.Draw(image)
             line = max(1, round(px_w / 250))

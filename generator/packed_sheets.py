@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator import impose, packing, templating
+from reportlab.pdfgen.canvas import Canvas
+
+from generator import entries, faces, impose, packing, templating
 from generator.content import ComponentSpec, GameContent
 from generator.dieline import DieLayer
 from generator.errors import ContentError
@@ -23,20 +25,33 @@ from generator.sheets import (
     CUT_WIDTH,
     MARK_WIDTH,
     Copy,
-    _box,
-    _r,
     _side_word,
-    _slot_entry,
     copies,
     draw_label,
     draw_segments,
-    new_canvas,
 )
 from generator.sizes import paper_size
 
 SHAPE_CUT_WIDTH = 0.4  # pt: the cut line on a shape, for scissors
 SHAPE_CUT_COLOUR = "#3c3c3c"
 SHAPE_HALO_WIDTH = 1.2  # pt: a white line under it
+
+
+def sheet_groups(comps: list[ComponentSpec]) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Component id -> (sheet group, its members in content order) for `sheet:` groups."""
+    members: dict[str, list[str]] = {}
+    for comp in comps:
+        if comp.model.sheet:
+            members.setdefault(comp.model.sheet, []).append(comp.id)
+    return {m: (group, tuple(ids)) for group, ids in members.items() for m in ids}
+
+
+def packed_members(comp: ComponentSpec, groups: dict) -> tuple[str, tuple[str, ...]]:
+    """The name of the sheets a component prints on and the components packed on them: its
+    group's, its own when it is shaped, or none (a plain grid of rectangles)."""
+    if comp.id in groups:
+        return groups[comp.id]
+    return comp.id, (() if comp.outline.is_rect else (comp.id,))
 
 
 def bands_for(comps: list[ComponentSpec], settings: dict[str, PrintSettings]) -> list[packing.Band]:
@@ -68,6 +83,7 @@ def write_packed(
     out: Path,
     rel_path: str,
     name_id: str,
+    canvas_cls: type[Canvas] = Canvas,
 ) -> dict:
     """Pack every copy of every component in `comps` on shared sheets; backs follow fronts."""
     renderer = FaceRenderer(content, lang)
@@ -88,7 +104,7 @@ def write_packed(
     by_id = {c.id: c for c in comps}
     names = [templating.pick(c.model.name, lang) for c in comps]
     title = templating.pick(content.game.title, lang)
-    canvas = new_canvas(out, (W, H), renderer, f"{title} - {' + '.join(names)}")
+    canvas = faces.new_canvas(out, (W, H), renderer, f"{title} - {' + '.join(names)}", canvas_cls)
     die = DieLayer(canvas, lead.die_line, visible=False) if lead.die_line else None
     offset = (lead.back_offset.x.points, lead.back_offset.y.points)
     duplex = lead.duplex
@@ -102,14 +118,14 @@ def write_packed(
         reach = max(p.band.bleed for p in placed)
         used_bleed = used.grown(reach, reach, reach, reach)
         page_no += 1
-        canvas.setTrimBox(_box(used))
-        canvas.setBleedBox(_box(used_bleed))
-        entries = []
+        canvas.setTrimBox(faces.box(used))
+        canvas.setBleedBox(faces.box(used_bleed))
+        slots = []
         for p in placed:
             comp, cp = by_id[p.band.key], p.piece
             ctx = renderer.context(comp, cp.item)
             draw_piece(canvas, renderer, cp.item.layout, ctx, p, p.front, p.clip)
-            entries.append(_entry(comp, cp, p, p.front))
+            slots.append(_entry(comp, cp, p, p.front))
         marks = _marks_and_cuts(canvas, sheet, settings, area)
         if die:
             die.add([(p.band.outline, p.front) for p in placed if not p.band.outline.is_rect])
@@ -123,14 +139,14 @@ def write_packed(
             strip,
         )
         canvas.showPage()
-        pages.append({"page": page_no, "side": "front", "slots": entries})
+        pages.append(entries.page_entry(rel_path, page_no, "front", slots))
         if not has_backs:
             continue
         page_no += 1
         back_sheet = _back_sheet(W, H, duplex, offset)
-        canvas.setTrimBox(_box(used.mapped(back_sheet)))
-        canvas.setBleedBox(_box(used_bleed.mapped(back_sheet)))
-        entries = []
+        canvas.setTrimBox(faces.box(used.mapped(back_sheet)))
+        canvas.setBleedBox(faces.box(used_bleed.mapped(back_sheet)))
+        slots = []
         for p in placed:
             comp, cp = by_id[p.band.key], p.piece
             if not cp.item.back:
@@ -140,7 +156,7 @@ def write_packed(
             common = cp.item.back == comp.model.back
             ctx = renderer.context(comp, None if common else cp.item)
             draw_piece(canvas, renderer, cp.item.back, ctx, p, m, clip)
-            entries.append(_entry(comp, cp, p, m))
+            slots.append(_entry(comp, cp, p, m))
         side = _side_word("back", lang)
         draw_label(
             canvas,
@@ -150,23 +166,22 @@ def write_packed(
             impose.Rect(margin, margin, W - 2 * margin, packing.LABEL_ROOM),
         )
         canvas.showPage()
-        pages.append({"page": page_no, "side": "back", "slots": entries})
+        pages.append(entries.page_entry(rel_path, page_no, "back", slots))
     canvas.save()
-    for page in pages:
-        page["file"] = rel_path
     return {
-        "file": {
-            "path": rel_path,
-            "kind": "components",
-            "lang": lang,
-            "paper": paper,
-            "pages": page_no,
-            "component": name_id,
-            "components": [c.id for c in comps],
-            "packing": {"sheets": len(sheets), "die_line": lead.die_line},
-            "duplex": duplex if has_backs else None,
-            "back_offset_mm": [_r(offset[0]), _r(offset[1])],
-        },
+        "file": entries.file_entry(
+            rel_path,
+            "components",
+            lang,
+            fmt="sheets",
+            paper=paper,
+            pages=page_no,
+            component=name_id,
+            components=[c.id for c in comps],
+            packing={"sheets": len(sheets), "die_line": lead.die_line},
+            duplex=duplex if has_backs else None,
+            back_offset_mm=[entries.mm(offset[0]), entries.mm(offset[1])],
+        ),
         "sheets": pages,
     }
 
@@ -239,6 +254,6 @@ def _back_transform(p: packing.Placed, back_sheet: impose.Affine) -> impose.Affi
 
 def _entry(comp: ComponentSpec, cp: Copy, p: packing.Placed, m) -> dict:
     trim = impose.Rect(0, 0, p.band.outline.w, p.band.outline.h).mapped(m)
-    entry = _slot_entry(comp, cp, trim, p.band.bleed, p.rotated)
+    entry = entries.slot_entry(comp.id, cp.item.id, cp.copy, trim, p.band.bleed, rotated=p.rotated)
     entry["shape"] = p.band.outline.manifest(m)
     return entry

@@ -313,7 +313,7 @@ def test_mutation_swapped_glossary_term_in_prose(red):
     assert codes(found) == [("translation-term", "ko", "ko.md")]
     assert (
         found[0].message
-        == "§4.3: es says face-down ('boca abajo') where ko says face-up ('앞면이 보이도록')"
+        == "§4.1: es says face-down ('boca abajo') where ko says face-up ('앞면이 보이도록')"
     )
 
 
@@ -344,13 +344,13 @@ def test_mutation_edited_source_section_is_stale_until_synced(red):
     assert found[0].severity == "warning" and found[0].line == 32
     assert (
         found[0].message
-        == "§4.3 'Comienza la partida' changed in es since ko was last marked in sync"
+        == "§4.1 'Comienza la partida' changed in es since ko was last marked in sync"
     )
     status = run_pnp(red, "i18n", "status")
-    assert "ko: 5/5 translated, 4 in sync, 1 stale, 0 never synced" in status.stdout
-    assert "stale:   4.3" in status.stdout
+    assert "ko: 7/7 translated, 6 in sync, 1 stale, 0 never synced" in status.stdout
+    assert "stale:   4.1" in status.stdout
     synced = run_pnp(
-        red, "i18n", "sync", "red-code", "--lang", "ko", "--section", "4.3", check=True
+        red, "i18n", "sync", "red-code", "--lang", "ko", "--section", "4.1", check=True
     )
     assert "marked 1 section(s)" in synced.stdout
     assert findings(red, "red-code") == []
@@ -448,6 +448,8 @@ def test_accepted_finding_still_shows_and_does_not_block(red):
     ]
     result = run_pnp(red, "check")
     assert result.returncode == 0, result.stdout
+    assert "red-code: 2 accepted (rules-count 1, translation-number 1)" in result.stdout
+    result = run_pnp(red, "check", "--show-accepted")
     assert (
         "content/red-code/rules/ko.md:6: accepted: [rules-count] order-cards: "
         "rulebook says 31, manifest says 30 "

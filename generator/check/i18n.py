@@ -22,10 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
+from pydantic import Field
 
 from generator import fsio
 from generator.check.game import GameView
 from generator.errors import ContentError, Finding
+from generator.model import LANG_RE, Strict
 from generator.yamlload import YDict, load_yaml
 
 FILE = "i18n-sync.yaml"
@@ -44,6 +46,17 @@ class SyncFile:
     languages: dict[str, dict[str, str]] = field(default_factory=dict)
     lines: dict[tuple[str, str | None], int | None] = field(default_factory=dict)
     exists: bool = False
+
+
+class SyncSchema(Strict):
+    """The file's shape, for `pnp schema` (load() reads it by hand, to locate every error)."""
+
+    source: str | None = Field(None, pattern=LANG_RE, description="the source language")
+    languages: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="language -> {section number -> digest of the source section when the "
+        "translation was last reviewed}",
+    )
 
 
 def path_of(view: GameView) -> Path:
