@@ -51,6 +51,7 @@ def world_digest(content: GameContent) -> str:
     """Everything outside an item's data that a face depends on."""
     h = hashlib.sha256(code_digest().encode())
     _digest_tree(h, content.project.layouts)
+    _digest_tree(h, content.dir / "layouts")  # a game's own layouts, when it has them
     _digest_tree(h, content.project.fonts)
     for path in sorted(content.dir.rglob("*")):
         if path.is_file() and path.suffix.lower() in (".svg", ".png", ".jpg", ".jpeg"):
@@ -108,6 +109,8 @@ class FaceCache:
         px_w = max(8, round(width_pt / 72 * DPI))
         scale = px_w / w
         px_h = max(8, round(h * scale))
+        if self.dry:  # the item and its data are checked (context above); nothing is drawn
+            return Picture(self.folder / "not-drawn.png", px_w, px_h, w, h)
         key = hashlib.sha256(
             json.dumps(
                 [

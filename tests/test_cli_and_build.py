@@ -96,9 +96,10 @@ def test_missing_glyph_is_an_error_finding_naming_item_language_and_characters(d
     findings = json.loads(result.stdout)
     glyphs = [f for f in findings if f["code"] == "missing-glyph" and f.get("box")]
     assert {f.get("box") for f in glyphs} == {"deck", "name"}, findings  # card text and sheet label
-    # The rulebook prints the component's name too (its component list): found there as well.
-    in_rules = [f for f in findings if f["code"] == "missing-glyph" and not f.get("box")]
-    assert in_rules and all(f["file"].endswith("rules/ko.md") for f in in_rules)
+    # the component's name is also printed in the ko rulebook's component list
+    rulebook = [f for f in findings if f["code"] == "missing-glyph" and not f.get("box")]
+    assert [(f["file"], f["lang"]) for f in rulebook] == [("content/dogfight/rules/ko.md", "ko")]
+    assert "'飛' (U+98DB)" in rulebook[0]["message"] and "'機' (U+6A5F)" in rulebook[0]["message"]
     for f in glyphs:
         assert f["lang"] == "ko" and f["component"] == "allied-planes"
         assert "'飛' (U+98DB)" in f["message"] and "'機' (U+6A5F)" in f["message"]

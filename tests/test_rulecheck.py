@@ -58,6 +58,9 @@ items:
 Coloca las cartas como en la imagen.
 
 {{ figure('cards', 'ace') }}
+
+- Cartas:
+  - el as y el rey (una lista anidada: su viñeta ◦ viene de la fuente incluida)
 """,
     "rules/en.md": """\
 # Mini
@@ -71,6 +74,9 @@ Coloca las cartas como en la imagen.
 Lay out the cards as in the picture.
 
 {{ figure('cards', 'ace') }}
+
+- Cards:
+  - the ace and the king (a nested list: its ◦ bullet comes from the bundled font)
 """,
 }
 LAYOUTS = {
@@ -306,6 +312,39 @@ def test_transparent_art_in_a_shared_back_prints_clean_and_transparent(mini):
     y = image.height - (slot["y"] + slot["h"] / 2) * px_per_mm
     r, g, b = image.convert("RGB").getpixel((int(x), int(y)))
     assert r > 240 and 130 < g < 180 and 130 < b < 180, (r, g, b)  # 255, 153, 153
+
+
+def test_rulebooks_of_the_mini_game_use_only_bundled_fonts(mini):
+    """Nested list bullets (◦) used to come from a system font (DejaVu)."""
+    run_pnp(mini, "print", "-j", "1", check=True)
+    allowed = pdflint.bundled_font_names(ROOT / "templates/fonts")
+    rulebooks = sorted((mini / "output" / GAME).rglob("rulebook*.pdf"))
+    assert len(rulebooks) == 3  # es, en and the es-en edition
+    for pdf in rulebooks:
+        assert pdflint.lint(pdf, allowed) == [], pdf
+
+
+def _korean_emphasis_pdf(path: Path, extra_css: str) -> Path:
+    from weasyprint import HTML
+
+    regular = (ROOT / "templates/fonts/PnPGothic-Regular.ttf").as_uri()
+    bold = (ROOT / "templates/fonts/PnPGothic-Bold.ttf").as_uri()
+    html = f"""<html><head><style>
+    @font-face {{ font-family: "PnP Gothic"; src: url("{regular}"); font-weight: 400; }}
+    @font-face {{ font-family: "PnP Gothic"; src: url("{bold}"); font-weight: 700; }}
+    body {{ font-family: "PnP Gothic"; }} em {{ font-style: italic; }} {extra_css}
+    </style></head><body lang="ko"><p>보통 <em><span class="kw">강조</span></em></p>"""
+    HTML(string=html).write_pdf(str(path))
+    return path
+
+
+def test_synthetic_oblique_hangul_is_found_and_the_rulebook_style_avoids_it(tmp_path):
+    allowed = pdflint.bundled_font_names(ROOT / "templates/fonts")
+    slanted = pdflint.lint(_korean_emphasis_pdf(tmp_path / "slanted.pdf", ""), allowed)
+    assert [p.message.split(") ", 1)[1] for p in slanted] == ["sets Hangul in a synthetic oblique"]
+    css = (ROOT / "templates/rulebook/rulebook.css").read_text(encoding="utf-8")
+    rule = next(line for line in css.splitlines() if line.startswith('[lang|="ko"] em'))
+    assert pdflint.lint(_korean_emphasis_pdf(tmp_path / "upright.pdf", rule), allowed) == []
 
 
 @pytest.mark.parametrize("game", ["dogfight", "red-code", "sub-zero", "the-hunt-begins"])

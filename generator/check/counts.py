@@ -10,7 +10,12 @@ The counted thing is a glossary term with `component:` (the term right after the
 right before it in ko), or a unit word (cartas, cards, piezas, 카드, or a bare Korean counter after
 "=", ":" or "(") whose subject is the component term of the label before it. The rest of the item
 before the count must be that label: an item such as "Capitán: ... roba 1 carta de orden" states
-an effect, not a count, and is skipped (so is any prose outside list items).
+an effect, not a count, and is skipped.
+
+In prose, a sentence that lists counts ("La caja contiene 40 cartas de barco, 8 cartas de
+tormenta y 1 tablero", "맵 카드 15장과 명령 카드 30장") is read part by part (commas, y/e, and,
+와/과/및): each part that is only a count is a statement, and the sentence is compared with the
+manifest on its own (it may restate the list items). Other prose is not read for counts.
 
 In one section, the counts of one component add up ("3 cartas de control azules" + "3 ... rojas";
 a list of card kinds), and the sum is compared with the component's total. A term that names a part
@@ -212,7 +217,7 @@ def check(view: GameView) -> list[Finding]:
             out += _compare(view, found, section, file, lang, players)
             # each list of counts in a sentence is a statement of its own: it may restate
             # what the list items say, so it is not added to them
-            for sentence in _sentence_lists(st, section, lines, lang, idx):
+            for sentence in _sentence_lists(st, section, lines, lang, idx, view.totals):
                 found = [s for s in sentence if s.component in known]
                 out += _compare(view, found, section, file, lang, players)
     return out
@@ -229,12 +234,19 @@ _ELEMENTS = {
 
 
 def _sentence_lists(
-    st: rtext.SectionText, section, lines: list[str], lang: str, idx: TermIndex
+    st: rtext.SectionText,
+    section,
+    lines: list[str],
+    lang: str,
+    idx: TermIndex,
+    view_totals: dict[str, tuple[int, str]],
 ) -> list[list[Statement]]:
     """Counts listed in running text: "40 cartas de barco, 8 cartas de tormenta y 1 tablero",
     "맵 카드 15장과 명령 카드 30장". A sentence counts as such a list when two or more of its
     comma/and-separated parts are each a plain count of a component (the first may follow an
-    introduction: "La caja contiene 40 cartas...")."""
+    introduction: "La caja contiene 40 cartas..."). Two counts only make a list of contents
+    when one of them agrees with the manifest (else "roba 2 cartas de orden y 1 de control",
+    an effect, would be one); three or more always do."""
     split = _ELEMENTS.get(lang)
     if split is None:
         return []
@@ -251,13 +263,17 @@ def _sentence_lists(
                     found.append(stmt)
             if len(found) < 2:
                 continue
+            if len(found) == 2 and not any(_agrees(view_totals, s) for s in found):
+                continue  # "roba 2 cartas de orden y 1 de control": an effect, not the contents
             for stmt in found:
                 stmt.item = rtext.Item(0, stmt.phrase, _line_of(stmt, section, lines))
-            by_comp: dict[str, list[Statement]] = defaultdict(list)
-            for stmt in found:
-                by_comp[stmt.component].append(stmt)
             out.append(found)
     return out
+
+
+def _agrees(totals: dict[str, tuple[int, str]], stmt: Statement) -> bool:
+    total = totals.get(stmt.component)
+    return total is not None and total[0] == stmt.value
 
 
 def _element_count(element: str, lang: str, idx: TermIndex, first: bool) -> Statement | None:

@@ -56,21 +56,23 @@ def _glyphs(view: GameView, run) -> list[Finding]:
         missing = face.missing(rulebook.printed_text(language))
         rules = view.content.rules.get(lang)
         lines = read_text(rules.path).splitlines() if rules else []
-        for char in missing:
-            line = next((i for i, t in enumerate(lines, start=1) if char in t), None)
-            out.append(
-                Finding(
-                    "error",
-                    "missing-glyph",
-                    f"rulebook: the bundled font has no glyph for '{char}' "
-                    f"(U+{ord(char):04X}); it would print from a system font",
-                    file=view.rel(rules.path) if rules else "",
-                    line=line,
-                    lang=lang,
-                    hint="use another character, or add it to the font subset "
-                    "(templates/fonts/subset.py)",
-                )
+        if not missing:
+            continue
+        shown = " ".join(f"'{c}' (U+{ord(c):04X})" for c in missing[:8])
+        line = next((i for i, t in enumerate(lines, start=1) if any(c in t for c in missing)), None)
+        out.append(
+            Finding(
+                "error",
+                "missing-glyph",
+                f"rulebook: the bundled font has no glyph for {shown}; "
+                "it would print from a system font",
+                file=view.rel(rules.path) if rules else "",
+                line=line,
+                lang=lang,
+                hint="use other characters, or add them to the font subset "
+                "(templates/fonts/subset.py)",
             )
+        )
     return out
 
 

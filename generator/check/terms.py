@@ -7,6 +7,9 @@ lists. A form ending in Hangul also matches with particles attached ("고장이"
 "수리를"): Korean glues particles to nouns, so a Hangul form is a prefix match. A form that is
 a bare Korean counter (점, 장, 개…) only matches right after a number ("35점").
 
+A term's `not:` phrases (per language, `*` for any one word) are its ordinary uses: a form inside
+one ("pass a CC check" for the Pass action) is not the term there.
+
 Texts are read with runs of white space as one space. Forms are indexed by their first word, so
 matching is a dictionary look-up per word of the text: no regular expression per form.
 """
@@ -75,6 +78,7 @@ class TermIndex:
         self.by_first: dict[str, list[_Form]] = {}
         self.omissible: set[str] = set()  # term ids this language may leave out
         self.group: dict[str, str] = {}  # term id -> its kind (group:, or its component)
+        self.declared_group: dict[str, str] = {}  # term id -> its glossary `group:` only
         self.exclusions: dict[str, re.Pattern] = {}  # term id -> its ordinary uses (not:)
         for term in glossary.terms:
             forms = [normalize(f.strip()) for f in term.forms(lang) if f.strip()]
@@ -83,6 +87,8 @@ class TermIndex:
             kind = term.group or (f"component:{term.component}" if term.component else None)
             if kind:
                 self.group[term.id] = kind
+            if term.group:
+                self.declared_group[term.id] = term.group
             if lang in term.omit:
                 self.omissible.add(term.id)
             phrases = [p for p in term.not_.get(lang, []) if p.strip()]

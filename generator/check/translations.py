@@ -220,7 +220,9 @@ def _terms(
     missing_in_b = _unmatched(found_a, ids_b, b_idx, a_idx.lang)
     missing_in_a = _unmatched(found_b, ids_a, a_idx, b_idx.lang)
     if not missing_in_a and not missing_in_b:
-        return []
+        missing_in_b, missing_in_a = _group_swap(found_a, found_b, a_idx)
+        if not missing_in_b:
+            return []
     la, lb = a_idx.lang, b_idx.lang
     swapped = bool(missing_in_a and missing_in_b)
     if not swapped:
@@ -266,6 +268,24 @@ def _terms(
             "difference in accepted.yaml",
         )
     ]
+
+
+def _group_swap(found_a: list[TermMatch], found_b: list[TermMatch], idx) -> tuple[list, list]:
+    """Both sides name the same kinds, but one of a group fewer times on side b and another
+    of that group more times: "red destroyer ... blue destroyer" -> "red submarine ... blue
+    destroyer". Only terms of a declared group (glossary `group:`) are compared this way: the
+    kinds of one component ("red and yellow cubes") are too often named together."""
+    groups = idx.declared_group
+    count_a = Counter(t for m in found_a for t in m.terms if t in groups)
+    count_b = Counter(t for m in found_b for t in m.terms if t in groups)
+    for fewer in sorted(t for t in count_a if count_b[t] < count_a[t]):
+        group = groups[fewer]
+        more = sorted(t for t in count_b if groups[t] == group and count_b[t] > count_a[t])
+        if more:
+            m_a = next(m for m in found_a if fewer in m.terms)
+            m_b = next(m for m in found_b if more[0] in m.terms)
+            return [(m_a, [fewer])], [(m_b, more[:1])]
+    return [], []
 
 
 def _said_more(found: list[TermMatch], other: list[TermMatch], missing: list, idx) -> list:
