@@ -71,6 +71,7 @@ class Target:
     path: str  # relative to the project root; names the target (its first file)
     key: str = ""
     langs: tuple[str, ...] = ()  # a bilingual edition's two languages
+    members: tuple[str, ...] = ()  # components a job reads (shared sheets)
     paths: tuple[str, ...] = ()  # every file an export writes (default: just `path`)
     spec: Any = None  # the ExportSpec of an export target
 
@@ -181,8 +182,9 @@ def _plan_targets(project: Project, content, options: Options) -> list[Target]:
         for lang in content.languages:
             ctx = exports.ExportContext(content, lang, spec, members)
             for job in exporter.plan(ctx):
-                # A job about one component depends on it; a game-wide job on all its members.
-                ids = [job.component] if job.component else list(members)
+                # A job reads the components it names (a shared sheet: all of them), one
+                # component, or, game-wide (an order sheet), all the export's members.
+                ids = list(job.members) or ([job.component] if job.component else list(members))
                 parts = [comp_keys[(cid, lang)] for cid in ids]
                 key = hashlib.sha256(
                     "|".join([*parts, spec.model_dump_json()]).encode()
@@ -198,6 +200,7 @@ def _plan_targets(project: Project, content, options: Options) -> list[Target]:
                         key,
                         paths=job.paths,
                         spec=spec,
+                        members=job.members,
                     )
                 )
     return targets + rulebook_targets(project, content, options, code)
@@ -277,7 +280,13 @@ def _run_export(project: Project, content, target: Target, options: Options) -> 
     members = next(m for s, m in export_plan(content, options) if s == spec)
     ctx = exports.ExportContext(content, target.lang, spec, members)
     job = exports.Job(
-        spec.format, target.lang, target.files, target.component, target.paper, target.kind
+        spec.format,
+        target.lang,
+        target.files,
+        target.component,
+        target.paper,
+        target.kind,
+        target.members,
     )
     with exports.Outputs(project.root, job.paths) as outputs:
         part = exports.exporter(spec.format).write(ctx, job, outputs)

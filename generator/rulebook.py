@@ -550,8 +550,9 @@ class _Builder:
         for spec in specs:
             w, h = spec.size_pt
             picture = faces.face(spec, spec.items[0], "front", w * height / h)
+            cls = "face shaped" if picture.shaped else "face"  # a die-cut face is not framed
             html.append(
-                f'<img class="face" src="{picture.path.resolve().as_uri()}" alt="" '
+                f'<img class="{cls}" src="{picture.path.resolve().as_uri()}" alt="" '
                 f'style="height: {height / MM:.2f}mm">'
             )
         return Markup("".join(html))

@@ -478,9 +478,10 @@ class RulesData:
         cap = f'<span class="caption">{self._cell(caption)}</span>' if caption else ""
         mm = width_pt / MM
         alt = markup.escape(f"{self._name(spec.id)} {item.id}")
+        cls = "face shaped" if picture.shaped else "face"  # a die-cut face is not framed
         html = (
             f'<span class="figure" style="width: {mm:.2f}mm">'
-            f'<img class="face" src="{picture.path.resolve().as_uri()}" alt="{alt}" '
+            f'<img class="{cls}" src="{picture.path.resolve().as_uri()}" alt="{alt}" '
             f'style="width: {mm:.2f}mm">{cap}</span>'
         )
         return self.blocks.add(html, "figure")
