@@ -39,6 +39,13 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="also write print-shop PDFs: one face per page with TrimBox and BleedBox",
     )
+    pr.add_argument(
+        "--export",
+        action="append",
+        metavar="NAME",
+        help="write only this export (repeat for several): sheets, print-shop, png, tts, "
+        "gutterfold, ink-saver; default: each game's print.exports",
+    )
     pr.add_argument("--force", action="store_true", help="rebuild even unchanged targets")
     pr.add_argument("-j", "--jobs", type=int, default=0, help="parallel jobs (default: all cores)")
 
@@ -273,6 +280,7 @@ def cmd_print(project, args) -> int:
         duplex=args.duplex,
         back_offset=_offset(args.back_offset),
         one_per_page=args.one_per_page,
+        exports=args.export,
         force=args.force,
         jobs=args.jobs,
     )

@@ -321,6 +321,18 @@ def _check_paths_and_papers(project, game, raw_game, game_file, game_dir, compon
                 )
                 exc.located(file, line, "print.papers")
                 raise
+    known = [c.id for c in components]
+    for cover_id in game.rulebook.cover or []:
+        if cover_id not in known:
+            close = difflib.get_close_matches(cover_id, known, n=1)
+            raise ContentError(
+                f"rulebook.cover names '{cover_id}', which is not a component of this game",
+                game_file,
+                raw_game["rulebook"].line_of("cover"),
+                "rulebook.cover",
+                f"did you mean '{close[0]}'?" if close else "components: " + ", ".join(known),
+                code="unknown-component",
+            )
 
 
 def _load_rules(game_dir: Path, game: model.Game) -> dict:

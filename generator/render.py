@@ -96,12 +96,20 @@ class FaceRenderer(Contexts):
 
     def draw_frame(self, canvas, frame: Frame) -> None:
         layout = self.layouts.get(frame.layout)
-        if layout.background:
+        # An ink-saver canvas (exports/ink_saver.py) is told what each fill belongs to.
+        ink = getattr(canvas, "ink_hooks", None)
+        if ink is not None:
+            ink.begin_layout(layout, frame.w, frame.h, frame.bleed, frame.depth)
+        if layout.background and not (ink is not None and layout.background_ink == "drop"):
             b = frame.bleed
             canvas.setFillColor(colour(self.text(layout.background, frame.ctx)))
             canvas.rect(-b, -b, frame.w + 2 * b, frame.h + 2 * b, stroke=0, fill=1)
         for placed in walk(self, frame, raise_error):
+            if ink is not None and not ink.begin_box(placed, frame.depth):
+                continue
             self.draw_placed(canvas, placed)
+            if ink is not None:
+                ink.end_box()
 
     def draw_placed(self, canvas, placed: Placed) -> None:
         box = placed.box

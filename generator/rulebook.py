@@ -517,11 +517,16 @@ class _Builder:
     def cover_faces(
         self, lang: str, faces: FaceCache, count: int = 3, room_mm: float = 160
     ) -> Markup:
-        """A few faces for the cover: the first item of up to three card components, side by
-        side at one height (68 mm at most, never larger than printed, lower if they must to
-        fit in one row)."""
-        specs = [c for c in self.content.components if c.model.kind in ("card", "tile")]
-        specs = (specs or self.content.components)[:count]
+        """A few faces for the cover: the first item of the components the game names
+        (rulebook.cover), else of up to three hand-sized ones, side by side at one height
+        (68 mm at most, never larger than printed, lower if they must to fit in one row)."""
+        chosen = self.content.game.rulebook.cover
+        if chosen is not None:
+            specs = [self.content.component(c) for c in chosen]  # checked when loaded
+        else:
+            small = [c for c in self.content.components if max(c.size_pt) <= 130 * MM]
+            specs = (small or self.content.components)[:count]
+        specs = [c for c in specs if c.items]
         if not specs:
             return Markup("")
         gap = 7 * MM

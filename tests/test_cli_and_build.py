@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -25,6 +26,8 @@ def test_short_edge_flip_and_back_offset(dogfight_copy):
         "short-edge",
         "--back-offset",
         "1,-0.5",
+        "--export",
+        "sheets",
         check=True,
     )
     m = _manifest(root)
@@ -41,19 +44,23 @@ def test_short_edge_flip_and_back_offset(dogfight_copy):
 
 def test_noop_rebuild_builds_nothing_and_a_change_rebuilds_only_its_targets(dogfight_copy):
     root = dogfight_copy
+    game = root / "content/dogfight/game.yaml"  # sheets and print-shop files keep this quick
+    game.write_text(re.sub(r"exports: \[.*\]", "exports: [sheets, print-shop]", game.read_text()))
     first = run_pnp(root, "print", check=True)
-    assert "26 of 26 files built" in first.stdout  # 18 component PDFs + 8 rulebooks
+    # 12 sheet PDFs + 6 print-shop PDFs + 3 order sheets + 8 rulebooks
+    assert "29 of 29 files built" in first.stdout
     pdf = root / "output/dogfight/es/rewards-a4.pdf"
     before = {p: p.stat().st_mtime_ns for p in (root / "output").rglob("*.pdf")}
     again = run_pnp(root, "print", check=True)
-    assert "0 of 26 files built" in again.stdout
+    assert "0 of 29 files built" in again.stdout
     assert {p: p.stat().st_mtime_ns for p in (root / "output").rglob("*.pdf")} == before
     # Edit one Spanish string of one component: only its Spanish PDFs (2 papers + the print-shop
-    # file) rebuild, and the editions that include Spanish (2 rulebooks + 2 bilingual).
+    # file) rebuild, the Spanish order sheet that lists it, and the editions that include Spanish
+    # (2 rulebooks + 2 bilingual).
     comp = root / "content/dogfight/components/rewards.yaml"
     comp.write_text(comp.read_text().replace("Avión alemán derribado", "Avión enemigo derribado"))
     changed = run_pnp(root, "print", check=True)
-    assert "7 of 26 files built" in changed.stdout
+    assert "8 of 29 files built" in changed.stdout
     rebuilt = {
         str(p.relative_to(root))
         for p in (root / "output").rglob("*.pdf")
@@ -72,11 +79,11 @@ def test_noop_rebuild_builds_nothing_and_a_change_rebuilds_only_its_targets(dogf
     # A damaged output is noticed and rebuilt.
     pdf.write_bytes(b"%PDF-1.4 broken")
     repaired = run_pnp(root, "print", check=True)
-    assert "1 of 26 files built" in repaired.stdout
+    assert "1 of 29 files built" in repaired.stdout
     assert len(reader.__wrapped__(pdf).pages) == 6
     # A damaged cache only costs a rebuild.
     (root / "output/.pnp-cache/dogfight.json").write_text("{not json")
-    assert "26 of 26 files built" in run_pnp(root, "print", check=True).stdout
+    assert "29 of 29 files built" in run_pnp(root, "print", check=True).stdout
     assert not list((root / "output").rglob("*.tmp"))
 
 

@@ -63,6 +63,13 @@ def check_game(content: GameContent, grouped: bool = True) -> list[Finding]:
     )
 
 
+def export_findings(content: GameContent) -> list[Finding]:
+    """What the game's chosen exports cannot do with its faces (a shop preset's sizes)."""
+    from generator import exports
+
+    return exports.check(content)
+
+
 def collapse(findings: list[Finding]) -> list[Finding]:
     """One finding per distinct problem: the same message on 50 cards is one line, not 50."""
     groups: dict[tuple, list[Finding]] = {}
@@ -126,6 +133,34 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
                 if common:
                     checked_backs.add(item.back)
     return findings
+
+
+def check_face(content: GameContent, comp, item, lang: str, side: str) -> list[Finding]:
+    """The findings of one face (`pnp render`): the same walk as check_faces, one item."""
+    renderer = FaceRenderer(content, lang)
+    w, h = comp.size_pt
+    info = {
+        "file": rel(comp.file, content.project.root),
+        "component": comp.id,
+        "lang": lang,
+        "line": item.line,
+        "item": item.id,
+    }
+    common = side == "back" and item.back == comp.model.back
+    try:
+        ctx = renderer.context(comp, None if common else item)
+    except ContentError as exc:
+        return [Finding.from_error(exc, **info)]
+    if common:
+        info.update(item=None, line=None)
+    layout = item.layout if side == "front" else item.back
+    found = _face(renderer, layout, ctx, w, h, _bleed(content, comp), info)
+    for f in found:
+        f.game = content.id
+    from generator.check.accepted import apply
+
+    # Acceptances are applied as for the whole game; those this face does not use are not news.
+    return [f for f in apply(content.dir, found, content.project.root, content.id) if f in found]
 
 
 def _bleed(content: GameContent, comp) -> float:
@@ -266,3 +301,4 @@ register("consistency")(_consistency)
 register("faces")(_faces)
 register("no-bleed")(lambda content: bleed.check(content, _bleed))
 register("languages")(languages.check)
+register("exports")(export_findings)

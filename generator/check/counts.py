@@ -19,7 +19,7 @@ manifest on its own (it may restate the list items). Other prose is not read for
 
 In one section, the counts of one component add up ("3 cartas de control azules" + "3 ... rojas";
 a list of card kinds), and the sum is compared with the component's total. A term that names a part
-of the component (its id, less a -card/-marker... suffix, is an item id or a breakdown value:
+of the component (its id, or its id less its last word, is an item id or a breakdown value:
 `move-x-card` -> `move-x`) is also compared with that part. "60 marcadores de golpe (15 para cada
 jugador)" also checks 15 x players = 60 when the manifest's constants give `players`.
 """

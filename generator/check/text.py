@@ -12,6 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
+
+import yaml
 
 from generator.check.terms import normalize
 from generator.rules_source import JINJA, LIST_ITEM, Section
@@ -26,13 +29,8 @@ _NOTE_INLINE = re.compile(
     r"|Nota del traductor|번역\s*(?:노트|참고|주|메모)).*$",
     re.IGNORECASE | re.DOTALL,
 )
-# Unit words: what a count counts when no term does ("12 cartas", "카드 50장"); Korean counts
-# with counters, so these are not compared between translations either.
-UNITS = {
-    "es": r"cartas?|piezas?|unidades|unidad",
-    "en": r"cards?|pi[e]ces?|units?",  # (spelt so that no game word appears in generator/)
-    "ko": r"카드|장|개|부품",
-}
+# Unit words ("12 cartas", "카드 50장"): data, in generator/data/count-units.yaml.
+UNITS_FILE = Path(__file__).resolve().parent.parent / "data" / "count-units.yaml"
 STOPWORDS = {
     "es": {
         "de",
@@ -57,9 +55,11 @@ STOPWORDS = {
 WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=8)  # the file ships with pnp: it cannot change under a running command
 def units(lang: str) -> re.Pattern:
-    return re.compile(rf"(?:{UNITS.get(lang, UNITS['en'])})(?![\w])", re.IGNORECASE)
+    table = yaml.safe_load(UNITS_FILE.read_text(encoding="utf-8"))
+    words = sorted(table.get(lang) or table["en"], key=len, reverse=True)  # longest first
+    return re.compile(rf"(?:{'|'.join(map(re.escape, words))})(?![\w])", re.IGNORECASE)
 
 
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
