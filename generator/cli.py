@@ -146,7 +146,7 @@ def cmd_new(project, args) -> int:
 
     langs = [lang.strip() for lang in args.langs.split(",") if lang.strip()]
     folder, notes = new_game(project, args.game, langs)
-    print(f"pnp new: {folder.relative_to(project.root)}/ and templates/layouts/{args.game}/")
+    print(f"pnp new: {folder.relative_to(project.root)}/ (its layouts in layouts/)")
     for note in notes:
         print(f"  note: {note}")
     print(f"next: pnp check {args.game}; pnp render {args.game} cards scout; pnp print {args.game}")
@@ -273,7 +273,10 @@ def cmd_check(project, args) -> int:
 
 
 def cmd_print(project, args) -> int:
+    import hashlib
+
     from generator import build
+    from generator.inputs import check_key
 
     options = build.Options(
         papers=args.paper,
@@ -288,12 +291,14 @@ def cmd_print(project, args) -> int:
     with build.build_lock(project):
         contents = _load(project, args.games)
         # Check first, and stop before writing anything if there are errors. A passing check is
-        # remembered against the hash of everything it read, so a no-op rebuild skips it.
+        # remembered against the hash of everything it read (and pnp's code), so a rebuild of
+        # unchanged content skips it, --force included: the same inputs give the same findings.
         stale = []
         for content in contents:
             keys = "".join(t.key for t in build.plan_targets(project, content, options))
+            keys = hashlib.sha256((keys + check_key(content)).encode()).hexdigest()
             state = build.load_state(project, content.id)
-            if state.checked != keys or args.force:
+            if state.checked != keys:
                 stale.append((content, keys, state))
         if stale:
             findings = _check([c for c, _, _ in stale])
@@ -392,10 +397,12 @@ def cmd_schema(project, args) -> int:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    root = args.root.resolve() if args.root else None  # findings name files relative to it
     try:
         from generator.project import Project, find_project
 
         project = Project(args.root.resolve()) if args.root else find_project()
+        root = project.root
         from generator import session
 
         command = {
@@ -413,7 +420,6 @@ def main(argv=None) -> int:
     except ContentError as exc:
         if args.debug:
             raise
-        root = args.root.resolve() if args.root else None  # paths as the project names them
         if getattr(args, "format", None) == "json":
             from generator.errors import Finding
 

@@ -49,7 +49,7 @@ def _choose(what: str, wanted: str, known: list[str], hint_cmd: str) -> str:
 def find_face(
     content: GameContent, component: str, item: str, lang: str | None, side: str
 ) -> FaceRef:
-    """Look a face up by ids; unknown ids are a usage error with a 'did you mean'."""
+    """Find a face by its ids; unknown ids are a usage error with a 'did you mean'."""
     comp_id = _choose(
         "component", component, [c.id for c in content.components], "see components/*.yaml"
     )

@@ -49,6 +49,7 @@ def world_digest(content: GameContent) -> str:
     """Everything outside an item's data that a face depends on."""
     h = hashlib.sha256(code_digest().encode())
     _digest_tree(h, content.project.layouts)
+    _digest_tree(h, content.dir / "layouts")  # a game's own layouts, when it has them
     _digest_tree(h, content.project.fonts)
     for path in sorted(content.dir.rglob("*")):
         if path.is_file() and path.suffix.lower() in (".svg", ".png", ".jpg", ".jpeg"):

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from pydantic import Field, model_validator
 
-from generator.content import validate
 from generator.model import ID_RE, LANG_RE, Strict
+from generator.validation import validate
 from generator.yamlload import YDict, load_yaml
 
 

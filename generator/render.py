@@ -19,7 +19,7 @@ from generator.boxes.walk import box_finding, raise_error, walk
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError, Finding
 from generator.fonts import FontBook, fontbook
-from generator.layouts import LayoutStore, store
+from generator.layouts import LayoutStore, game_store
 from generator.project import inside
 
 __all__ = ["Contexts", "FaceRenderer", "Rect", "colour"]
@@ -69,7 +69,7 @@ class FaceRenderer(Contexts):
     def __init__(self, content: GameContent, lang: str):
         super().__init__(content, lang)
         self.fonts: FontBook = fontbook(content.project.fonts)
-        self.layouts: LayoutStore = store(content.project.layouts)
+        self.layouts: LayoutStore = game_store(content.project, content.dir)
         self.icons = {
             name: inside(
                 content.dir, path, what="icon", file=content.dir / "game.yaml", key=f"icons.{name}"

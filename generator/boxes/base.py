@@ -1,4 +1,4 @@
-"""What every box kind shares: the base model, the registry, the geometry a walk hands out.
+"""What every box kind shares: the base model, the registry, the geometry a walk gives.
 
 A kind is one module (text.py, rect.py, ...) that defines its pydantic model, a `draw` and
 optionally a `check`, and registers them once with `register(BoxKind(...))`. The walker
@@ -130,7 +130,7 @@ class Frame:
 
 @dataclass
 class Placed:
-    """One box of one frame, as the walk hands it to a kind's draw and check."""
+    """One box of one frame, as the walk gives it to a kind's draw and check."""
 
     box: Any
     index: int

@@ -88,7 +88,7 @@ def check(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
             placed.finding(
                 "warning",
                 "low-dpi",
-                f"{rel(path)} prints at {dpi:.0f} dpi",
+                f"{rel(path, renderer.content.project.root)} prints at {dpi:.0f} dpi",
                 hint=f"supply at least {MIN_DPI} dpi at the placed size "
                 f"({w / 72 * MIN_DPI:.0f}x{h / 72 * MIN_DPI:.0f} px)",
             )

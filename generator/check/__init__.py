@@ -104,7 +104,7 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
     try:
         renderer = FaceRenderer(content, lang)
     except ContentError as exc:
-        return [Finding.from_error(exc, lang=lang)]
+        return [Finding.from_error(exc, lang=lang, root=content.project.root)]
     findings = _label_glyphs(content, renderer, lang)
     for comp in content.components:
         w, h = comp.size_pt
@@ -120,7 +120,7 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
             try:
                 ctx = renderer.context(comp, item)
             except ContentError as exc:
-                findings.append(Finding.from_error(exc, **dict(info, file=where["file"])))
+                findings.append(Finding.from_error(exc, root=content.project.root, **info))
                 continue
             findings += _face(renderer, item.layout, ctx, w, h, bleed, info)
             if item.back and item.back not in checked_backs:
@@ -185,12 +185,14 @@ def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> li
     out = []
     for box, file, line, comp_id, value in texts:
         where: dict[str, Any] = dict(
-            file=rel(file), line=line, component=comp_id, lang=lang, box=box
+            file=rel(file, content.project.root), line=line, component=comp_id, lang=lang, box=box
         )
         try:
             text = templating.pick(value, lang)
         except ContentError as exc:
-            out.append(Finding.from_error(exc, prefix=f"{box}: ", **where))
+            out.append(
+                Finding.from_error(exc, prefix=f"{box}: ", root=content.project.root, **where)
+            )
             continue
         missing = face.missing(text)
         if missing:
@@ -211,7 +213,7 @@ def _face(renderer: FaceRenderer, layout, ctx, w, h, bleed, info) -> list[Findin
     try:
         return renderer.check(layout, ctx, w, h, info, bleed)
     except ContentError as exc:  # the layout itself (missing, bad extends)
-        return [Finding.from_error(exc, **info)]
+        return [Finding.from_error(exc, root=renderer.content.project.root, **info)]
 
 
 def check_manifest(content: GameContent) -> list[Finding]:
@@ -224,13 +226,13 @@ def check_manifest(content: GameContent) -> list[Finding]:
                 "warning",
                 "no-manifest",
                 "no manifest.yaml: component counts are not checked",
-                file=rel(manifest_file),
+                file=rel(manifest_file, content.project.root),
                 hint="list each component with its count",
             )
         ]
     raw = content.manifest_raw
     comps = raw.get("components")
-    where = {"file": rel(manifest_file)}
+    where = {"file": rel(manifest_file, content.project.root)}
     out = []
     for comp in content.components:
         entry = manifest.entry(comp.id)
