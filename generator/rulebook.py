@@ -844,7 +844,8 @@ def render_bilingual(
 
 # ---------------------------------------------------------------- what `pnp check` runs
 
-# The bullets the stylesheet draws for lists nested 1, 2 and 3 deep (disc, circle, square).
+# The bullets the stylesheet draws for lists nested 1, 2 and 3 deep (list-style-type disc,
+# circle and its third kind).
 BULLETS = "•◦▪"
 _TAGS = re.compile(r"<[^>]*>")
 _UL = re.compile(r"<(/?)ul[\s>]")
