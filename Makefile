@@ -62,6 +62,7 @@ bench: setup
 	$(BIN)/python tests/bench/bench_rulebook.py
 	$(BIN)/python tests/bench/bench_print.py
 	$(BIN)/python tests/bench/bench_png.py
+	$(BIN)/python tests/bench/bench_loop.py
 
 clean:
 	rm -rf output

@@ -73,6 +73,7 @@ class Target:
     path: str  # relative to the project root; names the target (its first file)
     key: str = ""
     langs: tuple[str, ...] = ()  # a bilingual edition's two languages
+    members: tuple[str, ...] = ()  # components a job reads (shared sheets)
     paths: tuple[str, ...] = ()  # every file an export writes (default: just `path`)
     spec: Any = None  # the ExportSpec of an export target
 
@@ -199,8 +200,9 @@ def _plan_targets(project: Project, content, options: Options) -> list[Target]:
         for lang in content.languages:
             ctx = exports.ExportContext(content, lang, spec, members)
             for job in exporter.plan(ctx):
-                # A job about one component depends on it; a game-wide job on all its members.
-                ids = [job.component] if job.component else list(members)
+                # A job reads the components it names (a shared sheet: all of them), one
+                # component, or, game-wide (an order sheet), all the export's members.
+                ids = list(job.members) or ([job.component] if job.component else list(members))
                 parts = [comp_keys[(cid, lang)] for cid in ids]
                 key = hashlib.sha256(
                     "|".join([*parts, spec.model_dump_json()]).encode()
@@ -216,6 +218,7 @@ def _plan_targets(project: Project, content, options: Options) -> list[Target]:
                         key,
                         paths=job.paths,
                         spec=spec,
+                        members=job.members,
                     )
                 )
     return targets + rulebook_targets(project, content, options, code)
@@ -340,7 +343,13 @@ def _run_export(project: Project, content, target: Target, options: Options) -> 
     members = next(m for s, m in export_plan(content, options) if s == spec)
     ctx = exports.ExportContext(content, target.lang, spec, members)
     job = exports.Job(
-        spec.format, target.lang, target.files, target.component, target.paper, target.kind
+        spec.format,
+        target.lang,
+        target.files,
+        target.component,
+        target.paper,
+        target.kind,
+        target.members,
     )
     with exports.Outputs(project.root, job.paths) as outputs:
         part = exports.exporter(spec.format).write(ctx, job, outputs)
@@ -633,8 +642,11 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
         pool.shutdown(wait=True)
     if failures:
         raise ContentError(failures[0], code="build-failed")
+    contents = {c.id: c for c in games}
     for game, targets in plans.items():
         manifest = build_manifest(game, targets, states[game])
+        manifest["files"] += build_guides(project, contents[game], manifest, states[game], options)
+        save_state(project, game, states[game])
         path = project.output / game / "build-manifest.json"
         # Strict JSON: a NaN or infinity here is a bug upstream, never written as 'NaN'.
         data = json.dumps(
@@ -646,3 +658,43 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
             except OSError as exc:
                 raise write_error(exc, path) from None
     return {"built": len(todo), "total": sum(len(t) for t in plans.values())}
+
+
+def build_guides(project: Project, content, manifest: dict, state: GameState, options) -> list:
+    """The print-and-assembly guide of each language and paper, made from the manifest just
+    built (generator/guide.py); rebuilt only when what it lists changes. Returns file entries."""
+    from generator import guide
+
+    entries = []
+    papers = sorted({f["paper"] for f in manifest["files"] if f.get("kind") == "components"})
+    words = _hash_files([*tree(project.templates / "guide"), guide.DEFAULT_TEXTS])
+    for lang in content.languages:
+        for paper in papers:
+            rel_path = guide.guide_path(content.id, lang, paper)
+            listed = [
+                f
+                for f in manifest["files"]
+                if f.get("paper") == paper and lang in (f.get("langs") or [f.get("lang")])
+            ]
+            sheets = [s for s in manifest["sheets"] if any(s["file"] == f["path"] for f in listed)]
+            key = hashlib.sha256(
+                json.dumps([listed, sheets, words, code_hash(), content.game.print.duplex]).encode()
+            ).hexdigest()
+            out = project.root / rel_path
+            known = state.targets.get(rel_path)
+            if (
+                options.force
+                or not known
+                or known.get("key") != key
+                or known.get("sha256") != _sha(out)
+            ):
+                with fsio.atomic_path(out) as tmp:
+                    entry = guide.write_guide(content, manifest, lang, paper, tmp)
+                entry["path"] = rel_path
+                state.targets[rel_path] = {
+                    "key": key,
+                    "sha256": _sha(out),
+                    "part": {"file": entry, "sheets": []},
+                }
+            entries.append(state.targets[rel_path]["part"]["file"])
+    return entries

@@ -1,4 +1,4 @@
-"""Command line: pnp print | check | i18n | schema.
+"""Command line: pnp print | check | i18n | calibrate | schema.
 
 Exit codes: 0 ok, 1 error findings, 2 cannot run.
 """
@@ -79,6 +79,12 @@ def _parser() -> argparse.ArgumentParser:
         "--section", action="append", help="only this section number, e.g. 3.2 (repeat)"
     )
 
+    ca = sub.add_parser(
+        "calibrate", help="write a duplex test sheet that measures your printer's back offset"
+    )
+    ca.add_argument("--paper", default="a4", help="a4, letter... (default: a4)")
+    ca.add_argument("--duplex", choices=["long-edge", "short-edge"], default="long-edge")
+    ca.add_argument("--out", type=Path, default=None, help="folder (default: output/calibration)")
     _designer_parsers(sub)
 
     sc = sub.add_parser("schema", help="write JSON Schemas of the content files, for editors")
@@ -396,6 +402,19 @@ def cmd_i18n(project, args) -> int:
     return EXIT_OK
 
 
+def cmd_calibrate(project, args) -> int:
+    from generator.calibrate import write_calibration
+
+    out_dir = args.out or project.output / "calibration"
+    manifest = write_calibration(project, args.paper, args.duplex, out_dir)
+    print(manifest["files"][0]["path"])
+    print(
+        "print both pages duplex at 100 %, read X and Y where the back lines cross the scales, "
+        "then: pnp print --back-offset X,Y"
+    )
+    return EXIT_OK
+
+
 def cmd_schema(project, args) -> int:
     import pydantic
 
@@ -443,6 +462,7 @@ def main(argv=None) -> int:
             "check": cmd_check,
             "i18n": cmd_i18n,
             "schema": cmd_schema,
+            "calibrate": cmd_calibrate,
             "render": cmd_render,
             "new": cmd_new,
             "preview": cmd_preview,

@@ -19,6 +19,7 @@ from generator.errors import ContentError
 from generator.layouts import game_store
 from generator.limits import LIMITS, exceeded
 from generator.project import Project, inside
+from generator.shapes import NAMED_SIDES, Outline, outline_of, regular_box
 from generator.sizes import face_size
 from generator.units import MM
 from generator.validation import validate
@@ -53,6 +54,11 @@ class ComponentSpec:
     @property
     def total(self) -> int:
         return sum(i.count for i in self.items)
+
+    @property
+    def outline(self) -> Outline:
+        """The die-cut outline of every face of this component (a plain rectangle by default)."""
+        return outline_of(self.model.shape, self.size_pt)
 
 
 @dataclass
@@ -250,6 +256,7 @@ def _load_game(project: Project, game_id: str) -> GameContent:
         except ContentError as exc:
             exc.located(comp_file, raw.line_of("size"), "size")
             raise
+        size = _shape_size(comp, size, comp_file, raw)
         items = _expand_items(comp, raw, comp_file, game)
         comp.items = []  # now ItemSpecs: one copy of each item's data, not two (big decks)
         _load_layouts(project, comp, items, raw, comp_file)
@@ -264,6 +271,7 @@ def _load_game(project: Project, game_id: str) -> GameContent:
             file=game_file,
         )
     _check_paths_and_papers(project, game, raw_game, game_file, game_dir, components)
+    _check_sheet_groups(components)
     rules = _load_rules(game_dir, game)
     manifest, manifest_raw = None, None
     manifest_file = game_dir / "manifest.yaml"
@@ -337,6 +345,53 @@ def _check_paths_and_papers(project, game, raw_game, game_file, game_dir, compon
                 f"did you mean '{close[0]}'?" if close else "components: " + ", ".join(known),
                 code="unknown-component",
             )
+
+
+def _check_sheet_groups(components: list[ComponentSpec]) -> None:
+    """A sheet group's file is <group>-<paper>.pdf: it must not take another component's name."""
+    ids = {c.id: c for c in components}
+    for comp in components:
+        group = comp.model.sheet
+        other = ids.get(group) if group else None
+        if other is not None and other.model.sheet != group:
+            raise ContentError(
+                f"sheet group '{group}' has the name of component '{group}', which prints on "
+                "its own sheets: both would write the same file",
+                comp.file,
+                comp.line_of.get("sheet"),
+                "sheet",
+                hint=f"rename the group, or add 'sheet: {group}' to component '{group}'",
+                code="schema",
+            )
+
+
+def _shape_size(comp: model.Component, size, comp_file: Path, raw) -> tuple[float, float]:
+    """A shape given by its diameter or across-flats sets the face size; a size given as well
+    must agree with it."""
+    shape = comp.shape
+    if not isinstance(shape, model.ShapeSpec) or (
+        shape.diameter is None and shape.across_flats is None
+    ):
+        return size
+    if shape.diameter is not None:
+        derived = (shape.diameter.points, shape.diameter.points)
+    elif shape.across_flats is not None:
+        sides = NAMED_SIDES.get(shape.kind, shape.sides or 6)
+        derived = regular_box(sides, shape.across_flats.points, shape.orientation == "pointy")
+    if (
+        "size" in comp.model_fields_set
+        and max(abs(a - b) for a, b in zip(derived, size, strict=True)) > 0.05 * MM
+    ):
+        raise ContentError(
+            f"the shape's size ({derived[0] / MM:.2f} x {derived[1] / MM:.2f} mm) disagrees with "
+            f"size ({size[0] / MM:.2f} x {size[1] / MM:.2f} mm)",
+            comp_file,
+            raw.line_of("size"),
+            "size",
+            hint="give the size or the shape's diameter/across_flats, not both",
+            code="schema",
+        )
+    return derived
 
 
 def _load_rules(game_dir: Path, game: model.Game) -> dict:

@@ -23,6 +23,7 @@ from pydantic import (
     model_validator,
 )
 
+from generator.exports import FORMATS as EXPORTERS
 from generator.limits import LIMITS
 from generator.units import MM, Length, parse_length
 
@@ -123,7 +124,7 @@ class Offset(Strict):
     y: Annotated[AbsLength, _OFFSET] = Length(0)
 
 
-EXPORT_FORMATS = ("sheets", "print-shop", "png", "tts", "gutterfold", "ink-saver")
+EXPORT_FORMATS = tuple(EXPORTERS)  # the registry in generator/exports/__init__.py
 
 
 class ExportSpec(Strict):
@@ -172,6 +173,20 @@ class PrintSettings(Strict):
         parse_length("10mm"), description="tiles of a face bigger than the sheet overlap by this"
     )
     one_per_page: bool = Field(False, description="also write print-shop PDFs, one face per page")
+    die_line: str | None = Field(
+        "CutContour",
+        description="spot colour (Separation) of the die line drawn on shaped faces, on its own "
+        "layer; null: no die line",
+    )
+    shape_safe: AbsLength = Field(
+        parse_length("1.5mm"),
+        description="text and art keep this far inside a shaped face's cut (a finding if not)",
+    )
+    shape_gap: AbsLength = Field(
+        parse_length("1.5mm"),
+        description="gap between shaped pieces that cannot share a cut (circles); half of it "
+        "is each piece's bleed towards its neighbour",
+    )
     exports: list[ExportEntry] | None = Field(
         None,
         description="what to write: sheets, print-shop, png, tts, gutterfold, ink-saver "
@@ -184,6 +199,47 @@ class PrintSettings(Strict):
         if len(set(value)) != len(value):
             raise ValueError("a paper is listed twice")
         return value
+
+
+ShapeKind = Literal[
+    "rect", "circle", "ellipse", "hexagon", "octagon", "triangle", "pentagon", "polygon"
+]
+
+
+class ShapeSpec(Strict):
+    """The outline a face is cut along, inscribed in the component's size."""
+
+    kind: ShapeKind
+    radius: AbsLength = Field(Length(0), description="rect: corner radius")
+    orientation: Literal["flat", "pointy"] = Field(
+        "flat", description="regular polygons: an edge (flat) or a vertex (pointy) on top"
+    )
+    sides: int | None = Field(None, ge=3, le=64, description="polygon: a regular n-gon")
+    points: list[tuple[float, float]] | None = Field(
+        None, min_length=3, description="polygon: vertices in a viewbox grid (y down)"
+    )
+    viewbox: tuple[float, float] = (100, 100)
+    diameter: AbsLength | None = Field(None, description="circle: sets the size")
+    across_flats: AbsLength | None = Field(
+        None, description="regular polygon: distance between opposite edges; sets the size"
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _short_form(cls, value):
+        return {"kind": value} if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        if self.kind == "polygon" and not self.points and not self.sides:
+            raise ValueError("a polygon shape needs 'sides' (regular) or 'points'")
+        if self.diameter is not None and self.kind != "circle":
+            raise ValueError("'diameter' is for circles; use 'across_flats' for polygons")
+        if self.across_flats is not None and (
+            self.kind in ("rect", "circle", "ellipse") or self.points
+        ):
+            raise ValueError("'across_flats' is for regular polygons (hexagon, octagon, sides: N)")
+        return self
 
 
 class SizeSpec(Strict):
@@ -228,6 +284,17 @@ class Component(Strict):
     items: list[Item] = []
     matrix: Matrix | None = None
     print: PrintSettings | None = None
+    shape: ShapeSpec | ShapeKind | None = Field(
+        None, description="die-cut outline: circle, hexagon, {kind: rect, radius: 3mm}..."
+    )
+    sheet: Id | None = Field(
+        None, description="components naming the same sheet group are printed on shared sheets"
+    )
+
+    @field_validator("shape")
+    @classmethod
+    def _shape_mapping(cls, value):
+        return ShapeSpec(kind=value) if isinstance(value, str) else value  # "circle" alone
 
     @model_validator(mode="after")
     def _has_items(self):

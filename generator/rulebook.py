@@ -35,6 +35,7 @@ from generator.errors import ContentError, rel
 from generator.figures import FaceCache, world_digest
 from generator.glossary import load_glossary
 from generator.project import inside
+from generator.rule_notes import check_sections, load_notes
 from generator.rulebook_data import Blocks, RulesData, ui
 from generator.rules_source import RulesSource, Section, parse_rules, rules_files
 from generator.sizes import paper_size
@@ -458,6 +459,8 @@ class _Builder:
         data = RulesData(content, lang, faces, blocks, icons, self.glossary)
         ctx = data.context()
         anchors = {s.number: anchor(prefix, s.number) for s in source.rules.sections}
+        notes = load_notes(content.dir, content.languages)
+        check_sections(notes, lang, list(anchors))
         path = source.path
 
         def body(text: str, first_line: int, key: str | None) -> Markup:
@@ -471,14 +474,26 @@ class _Builder:
                 "key": key,
             }
             html = markup.to_html(text, env)
-            if lang == "ko":  # before the helpers' HTML comes back: it keeps its own words
-                html = markup.keep_words(html)
+            # Hangul words stay whole in every edition (Korean quoted in en or es too); before
+            # the helpers' HTML comes back: it keeps its own words
+            html = markup.keep_words(html)
             return Markup(blocks.restore(html))
 
         def title(s: Section) -> Markup:
             text = run_jinja(s.title, ctx, path, s.line, f"§{s.number}")
             html = markup.inline_html(text, {"icons": icons})
-            return Markup(markup.keep_words(html) if lang == "ko" else html)
+            return Markup(markup.keep_words(html))
+
+        def note(number: str) -> Markup:
+            """The editor's note of a section in this language, boxed apart from the rules."""
+            text = notes.get(number, lang)
+            if not text:
+                return Markup("")
+            html = markup.keep_words(markup.inline_html(text, {"icons": icons}))
+            label = markup.escape(ui(lang)["editor_note"])
+            return Markup(
+                f'<aside class="editor-note"><span class="note-label">{label}</span> {html}</aside>'
+            )
 
         intro_line = next(
             (
@@ -499,7 +514,7 @@ class _Builder:
                     title(s),
                     len(s.key),
                     anchors[s.number],
-                    body(s.body, source.first_line(s.line), f"§{s.number}"),
+                    body(s.body, source.first_line(s.line), f"§{s.number}") + note(s.number),
                 )
             except ContentError as exc:
                 if errors is None:
@@ -509,9 +524,7 @@ class _Builder:
                     s.number, Markup(""), len(s.key), anchors[s.number], Markup("")
                 )
             sections.append(section)
-        subtitle = Markup(markup.escape(data.description))
-        if lang == "ko":
-            subtitle = Markup(markup.keep_words(str(subtitle)))
+        subtitle = Markup(markup.keep_words(str(markup.escape(data.description))))
         return LanguageHtml(
             lang,
             data.title or source.rules.title,
@@ -548,8 +561,9 @@ class _Builder:
         for spec in specs:
             w, h = spec.size_pt
             picture = faces.face(spec, spec.items[0], "front", w * height / h)
+            cls = "face shaped" if picture.shaped else "face"  # a die-cut face is not framed
             html.append(
-                f'<img class="face" src="{picture.path.resolve().as_uri()}" alt="" '
+                f'<img class="{cls}" src="{picture.path.resolve().as_uri()}" alt="" '
                 f'style="height: {height / MM:.2f}mm">'
             )
         return Markup("".join(html))
@@ -841,7 +855,8 @@ def render_bilingual(
 
 # ---------------------------------------------------------------- what `pnp check` runs
 
-# The bullets the stylesheet draws for lists nested 1, 2 and 3 deep (disc, circle, square).
+# The bullets the stylesheet draws for lists nested 1, 2 and 3 deep (list-style-type disc,
+# circle and its third kind).
 BULLETS = "•◦▪"
 _TAGS = re.compile(r"<[^>]*>")
 _UL = re.compile(r"<(/?)ul[\s>]")

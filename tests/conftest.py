@@ -15,11 +15,14 @@ Projects
         over them. Returns the root.
     dogfight_copy   make_project(games=("dogfight",)).
     built   every game built once per test session (`pnp print`), read-only: .manifest(game),
-        .path(relative). Do not change it: copy what you need to change.
+        .path(relative). Do not change it: copy what you need to change. A test using it is
+        marked slow automatically (building the four kits takes minutes).
 
 Speed
-    @pytest.mark.slow marks a test that must stay slow (a full subprocess build, a kill mid-build).
-    `make test` leaves slow tests out; `make test-all` and CI run everything.
+    @pytest.mark.slow marks a test that must stay slow: a real process is the point (a kill
+    mid-build, two builds racing), a browser, or full builds of the real kits (every test using
+    `built`). `make test` leaves slow tests out; `make test-all` and CI run everything. Prefer
+    a small project (make_project) and run_pnp: they keep a test out of the slow set.
 """
 
 from __future__ import annotations
@@ -175,6 +178,14 @@ def _fresh_session():
 
     with session.new():
         yield
+
+
+def pytest_collection_modifyitems(items):
+    """A test that reads the four kits built (`built`) is slow by nature: `make test` leaves
+    it out, `make test-all` and CI run it."""
+    for item in items:
+        if "built" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -15,6 +15,7 @@ def _manifest(root, game="dogfight"):
     return json.loads((root / "output" / game / "build-manifest.json").read_text())
 
 
+@pytest.mark.slow  # a full Dogfight build; the flip and offset arithmetic: test_imposition.py
 def test_short_edge_flip_and_back_offset(dogfight_copy):
     root = dogfight_copy
     run_pnp(
@@ -42,6 +43,7 @@ def test_short_edge_flip_and_back_offset(dogfight_copy):
             assert b["y"] == pytest.approx(297 - f["y"] - f["h"] - 0.5, abs=0.1)
 
 
+@pytest.mark.slow  # four full Dogfight builds; small-project rebuilds: test_game_folder_layouts.py
 def test_noop_rebuild_builds_nothing_and_a_change_rebuilds_only_its_targets(dogfight_copy):
     root = dogfight_copy
     game = root / "content/dogfight/game.yaml"  # sheets and print-shop files keep this quick

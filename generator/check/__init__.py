@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from generator.check import bleed, languages
+from generator.check.shapes import check_shapes
 from generator.content import GameContent
 from generator.errors import ContentError, Finding, rel
 from generator.render import FaceRenderer
@@ -124,6 +125,7 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
     except ContentError as exc:
         return [Finding.from_error(exc, lang=lang, root=content.project.root)]
     findings = _label_glyphs(content, renderer, lang)
+    findings += check_shapes(content, renderer)
     for comp in content.components:
         w, h = comp.size_pt
         bleed = _bleed(content, comp)
