@@ -285,9 +285,28 @@ def test_the_cover_line_is_at_least_10_mm_from_the_page_edge(red_code, red_code_
 
 def test_red_code_ship_pieces_are_double_sided_with_each_ships_back(built):
     manifest = built.manifest("red-code")
-    pages = [s for s in manifest["sheets"] if s["file"] == "output/red-code/en/ship-pieces-a4.pdf"]
-    fronts = [slot["item"] for s in pages if s["side"] == "front" for slot in s["slots"]]
-    backs = [slot["item"] for s in pages if s["side"] == "back" for slot in s["slots"]]
-    assert sorted(fronts) == sorted(backs) and len(fronts) == 6
-    text = pdf_text(built.path("output/red-code/en/ship-pieces-a4.pdf"))
+    pages = [
+        s
+        for s in manifest["sheets"]
+        if "/en/" in s["file"] and s["file"].endswith("-a4.pdf")
+        for slot in s["slots"]
+        if slot["component"] == "ship-pieces"
+    ]
+    fronts = [
+        slot["item"]
+        for s in pages
+        if s["side"] == "front"
+        for slot in s["slots"]
+        if slot["component"] == "ship-pieces"
+    ]
+    backs = [
+        slot["item"]
+        for s in pages
+        if s["side"] == "back"
+        for slot in s["slots"]
+        if slot["component"] == "ship-pieces"
+    ]
+    assert sorted(set(fronts)) == sorted(set(backs)) and len(set(fronts)) == 6
+    files = {s["file"] for s in pages}
+    text = " ".join(pdf_text(built.path(f)) for f in files)
     assert text.count("Sunk") == 6  # every back says so, once
