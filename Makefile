@@ -54,14 +54,16 @@ lint: setup
 	$(BIN)/ruff check generator tests
 	$(BIN)/mypy
 
-# 2 x 1,000 hypothesis examples against the loader and the checker; prints the count.
+# 3 x 700 hypothesis examples (files as text, values anywhere, rulebooks as text) against the
+# loader and the checker, each with a hang limit; prints the count.
 fuzz: setup
-	PNP_FUZZ_EXAMPLES=1000 $(BIN)/pytest -q -s -p no:logging tests/test_fuzz.py
+	PNP_FUZZ_EXAMPLES=700 $(BIN)/pytest -q -s -p no:logging tests/test_fuzz.py
 
 bench: setup
 	$(BIN)/python tests/bench/bench_rulebook.py
 	$(BIN)/python tests/bench/bench_print.py
 	$(BIN)/python tests/bench/bench_png.py
+	$(BIN)/python tests/bench/bench_loop.py
 
 clean:
 	rm -rf output

@@ -11,13 +11,19 @@ import io
 import re
 import warnings
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from generator import session, templating
 from generator.errors import ContentError
-from generator.yamlload import read_text
+from generator.limits import LIMITS
+from generator.project import read_bytes
 
 RASTER = {".png", ".jpg", ".jpeg"}
+# The one decoder each raster name may reach, and the bytes that file must start with. Pillow
+# otherwise picks a decoder from the content: an EPS named .png would go to Ghostscript.
+_FORMATS = {".png": ("PNG", b"\x89PNG\r\n\x1a\n"), ".jpg": ("JPEG", b"\xff\xd8\xff")}
+_FORMATS[".jpeg"] = _FORMATS[".jpg"]
 _EXTERNAL = re.compile(
     r"""(?:href|src)\s*=\s*["'](?!#)([^"']*)["']|<!ENTITY|<!DOCTYPE[^>]*\[|url\(\s*['"]?(?!#)""",
     re.IGNORECASE,
@@ -42,14 +48,21 @@ def open_raster(path: Path) -> Raster:
             code="bad-art",
             hint="use .png or .jpg, or an svg box for .svg",
         )
+    fmt, magic = _FORMATS[path.suffix.lower()]
+    data = _read_art(path)
+    if not data.startswith(magic):
+        raise ContentError(
+            f"'{path.name}' is not a {fmt} file (its bytes say otherwise); refused",
+            path,
+            code="bad-art",
+            hint=f"export it as a real {fmt}; art is opened only as the type its name says",
+        )
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(path) as img:
+            with Image.open(io.BytesIO(data), formats=[fmt]) as img:
                 img.load()  # decodes everything: truncated files fail here, not mid-render
                 return Raster(path, img.width, img.height)
-    except FileNotFoundError:
-        raise ContentError("art file not found", path, code="missing-art") from None
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise ContentError(
             f"image refused as a decompression bomb ({exc})",
@@ -67,9 +80,21 @@ def open_raster(path: Path) -> Raster:
         ) from None
 
 
+def _read_art(path: Path) -> bytes:
+    try:
+        return read_bytes(path, LIMITS.files.art_bytes, "art file")
+    except ContentError as exc:
+        if exc.code == "missing-file":
+            exc.code, exc.message = "missing-art", "art file not found"
+        raise
+
+
 def svg_source(path: Path, context: dict) -> str:
     """The SVG text for one item: a template rendered with the item's data, checked for safety."""
-    text = read_text(path)
+    try:
+        text = _read_art(path).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ContentError("SVG is not valid UTF-8", path, code="encoding") from None
     if templating.is_template(text):
         try:
             text = templating.render(text, context)
@@ -84,7 +109,61 @@ def svg_source(path: Path, context: dict) -> str:
             code="path-refused",
             hint="inline the art; only '#id' references are allowed",
         )
+    _svg_budget(text, path)
     return text
+
+
+@lru_cache(maxsize=1024)
+def _svg_budget(text: str, path: Path) -> None:
+    """Refuse an SVG whose elements, counted with every <use> expanded, exceed the budget, before
+    any renderer sees it (a use-of-use bomb is tiny on disk and endless to draw)."""
+    import xml.etree.ElementTree as ET
+
+    from generator.limits import exceeded
+
+    limit = LIMITS.svg.elements
+    if text.count("<") > limit:
+        raise exceeded("SVG element count", f"over {limit:,}", f"{limit:,}", file=path)
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError:
+        return  # not well-formed: svg_check and the renderers report it
+    uses = [el for el in root.iter() if el.tag.rsplit("}", 1)[-1] == "use"]
+    if len(uses) > LIMITS.svg.use_refs:
+        raise exceeded("SVG <use> count", len(uses), LIMITS.svg.use_refs, file=path)
+    if not uses:
+        return
+    by_id = {el.get("id"): el for el in root.iter() if el.get("id")}
+    sizes: dict[int, int] = {}
+
+    def expanded(el, depth: int = 0) -> int:
+        key = id(el)
+        if key in sizes:
+            return sizes[key]
+        if depth > 50:
+            raise exceeded("SVG <use> nesting", f"over {depth}", 50, file=path)
+        sizes[key] = 1  # a use cycle counts once instead of looping
+        total = 1
+        for child in el:
+            total += expanded(child, depth + 1)
+        if el.tag.rsplit("}", 1)[-1] == "use":
+            ref = el.get("href") or el.get("{http://www.w3.org/1999/xlink}href") or ""
+            target = by_id.get(ref[1:]) if ref.startswith("#") else None
+            if target is not None:
+                total += expanded(target, depth + 1)
+        total = min(total, limit + 1)
+        sizes[key] = total
+        return total
+
+    size = expanded(root)
+    if size > limit:
+        raise exceeded(
+            "SVG size with <use> expanded",
+            f"over {limit:,} elements",
+            f"{limit:,}",
+            file=path,
+            hint="a <use> of a <use> of ... multiplies the drawing; flatten the art",
+        )
 
 
 @session.cached

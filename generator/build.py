@@ -8,13 +8,19 @@ half-written PDF where a good one was. A lock keeps two builds off the same outp
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import fcntl
 import hashlib
 import json
+import multiprocessing
 import os
+import signal
+import stat
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,24 +28,20 @@ from typing import Any
 
 from generator import fsio, session
 from generator.errors import ContentError
-from generator.project import Project, code_digest
+from generator.limits import LIMITS
+from generator.project import Project, code_digest, hash_into, used_files
 
 
 def _hash_files(paths, h=None) -> str:
     h = h or hashlib.sha256()
     for path in sorted(set(paths)):
-        h.update(str(path).encode())
-        try:
-            h.update(path.read_bytes())
-        except OSError:
-            h.update(b"<missing>")
+        hash_into(h, path)  # never follows a symlink out, never blocks on a FIFO, bounded memory
     return h.hexdigest()
 
 
 def tree(folder: Path) -> list[Path]:
-    if not folder.is_dir():
-        return []
-    return [p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    """The files under `folder` a build can use (by kind); other files are never read."""
+    return used_files(folder)
 
 
 def code_hash() -> str:
@@ -71,6 +73,7 @@ class Target:
     path: str  # relative to the project root; names the target (its first file)
     key: str = ""
     langs: tuple[str, ...] = ()  # a bilingual edition's two languages
+    members: tuple[str, ...] = ()  # components a job reads (shared sheets)
     paths: tuple[str, ...] = ()  # every file an export writes (default: just `path`)
     spec: Any = None  # the ExportSpec of an export target
 
@@ -88,10 +91,26 @@ class GameState:
 
 
 def _sha(path: Path) -> str | None:
+    h = hashlib.sha256()
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        with open(path, "rb") as fh:
+            while chunk := fh.read(1 << 20):
+                h.update(chunk)
     except OSError:
         return None
+    return h.hexdigest()
+
+
+def write_error(exc: OSError, path: Path) -> ContentError:
+    """A file-system failure (full disk, read-only folder, a file where a folder should be) as
+    one located line naming the path that could not be written."""
+    where = Path(exc.filename) if getattr(exc, "filename", None) else path
+    return ContentError(
+        f"cannot write ({exc.strerror or exc})",
+        where,
+        code="write-failed",
+        hint="check that output/ is a writable folder with free space",
+    )
 
 
 def settings_for(content, comp, options: Options):
@@ -181,8 +200,9 @@ def _plan_targets(project: Project, content, options: Options) -> list[Target]:
         for lang in content.languages:
             ctx = exports.ExportContext(content, lang, spec, members)
             for job in exporter.plan(ctx):
-                # A job about one component depends on it; a game-wide job on all its members.
-                ids = [job.component] if job.component else list(members)
+                # A job reads the components it names (a shared sheet: all of them), one
+                # component, or, game-wide (an order sheet), all the export's members.
+                ids = list(job.members) or ([job.component] if job.component else list(members))
                 parts = [comp_keys[(cid, lang)] for cid in ids]
                 key = hashlib.sha256(
                     "|".join([*parts, spec.model_dump_json()]).encode()
@@ -198,6 +218,7 @@ def _plan_targets(project: Project, content, options: Options) -> list[Target]:
                         key,
                         paths=job.paths,
                         spec=spec,
+                        members=job.members,
                     )
                 )
     return targets + rulebook_targets(project, content, options, code)
@@ -253,6 +274,51 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
 # ------------------------------------------------------------------ workers
 
 
+class _Overtime(BaseException):  # not Exception: library code that catches those must not eat it
+    pass
+
+
+def target_seconds() -> float:
+    """The per-target time limit (limits.yaml); PNP_TARGET_SECONDS overrides it (tests, slow
+    machines). It comes from the person running pnp, never from content."""
+    return float(os.environ.get("PNP_TARGET_SECONDS") or LIMITS.time.target_seconds)
+
+
+def run_timed(root: str, target: Target, options: Options) -> dict:
+    """run_target under the per-target time limit: a stuck target is stopped and named. If the
+    stop is swallowed (WeasyPrint catches BaseException while drawing SVG), a second alarm
+    ends the worker outright, naming the target on stderr."""
+    limit = target_seconds()
+    expired: list[bool] = []
+
+    def expire(signum, frame):
+        if expired and os.getpid() != _MAIN_PID:
+            os.write(
+                2, f"pnp: error: {target.path}: over the {limit:g} s limit; stopped\n".encode()
+            )
+            os._exit(124)
+        expired.append(True)
+        signal.setitimer(signal.ITIMER_REAL, 5)
+        raise _Overtime()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        return run_target(root, target, options)
+    except OSError as exc:  # a full disk, a read-only output folder: name the path
+        raise write_error(exc, Path(root) / target.path) from None
+    except _Overtime:
+        raise ContentError(
+            f"building this took over the {limit:g} s limit for one target; stopped",
+            target.path,
+            code="limit",
+            hint="something in its content is runaway (huge text, art or repeat)",
+        ) from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def run_target(root: str, target: Target, options: Options) -> dict:
     """Build one target (in a worker process or in-process) and return its manifest part."""
     from generator.content import load_game
@@ -277,7 +343,13 @@ def _run_export(project: Project, content, target: Target, options: Options) -> 
     members = next(m for s, m in export_plan(content, options) if s == spec)
     ctx = exports.ExportContext(content, target.lang, spec, members)
     job = exports.Job(
-        spec.format, target.lang, target.files, target.component, target.paper, target.kind
+        spec.format,
+        target.lang,
+        target.files,
+        target.component,
+        target.paper,
+        target.kind,
+        target.members,
     )
     with exports.Outputs(project.root, job.paths) as outputs:
         part = exports.exporter(spec.format).write(ctx, job, outputs)
@@ -350,37 +422,97 @@ def load_state(project: Project, game: str) -> GameState:
 
 
 def save_state(project: Project, game: str, state: GameState) -> None:
-    fsio.write_bytes(
-        state_path(project, game),
-        json.dumps({"targets": state.targets, "checked": state.checked}).encode(),
-    )
+    path = state_path(project, game)
+    try:
+        fsio.write_bytes(
+            path, json.dumps({"targets": state.targets, "checked": state.checked}).encode()
+        )
+    except OSError as exc:  # output/ is a file, read-only, or the disk is full
+        raise write_error(exc, path) from None
+
+
+_LOCK_FD: int | None = None  # the held lock, so that forked workers can close their copy
+_MAIN_PID = os.getpid()
+
+
+def _lock_error(path: Path, message: str, hint: str | None = None) -> ContentError:
+    return ContentError(message, path, hint=hint or "remove it; pnp makes its own", code="locked")
 
 
 @contextmanager
 def build_lock(project: Project):
     """One build at a time per project. The lock file sits at the project root, so a build
-    that stops on bad content leaves output/ untouched."""
+    that stops on bad content leaves output/ untouched. It is opened without following a
+    symlink (a planted link cannot make pnp truncate another file), and only the main process
+    holds it: workers close their inherited copy, so a killed main process frees it at once."""
+    global _LOCK_FD
     path = project.root / ".pnp.lock"
-    with open(path, "a+") as fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            fh.seek(0)
-            holder = fh.read().strip() or "?"
-            raise ContentError(
-                f"another pnp build is running on this project (pid {holder})",
-                path,
-                hint="wait for it to finish, then run again",
-                code="locked",
-            ) from None
-        fh.seek(0)
-        fh.truncate()
-        fh.write(str(os.getpid()))
-        fh.flush()
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise _lock_error(path, "the lock file is a symlink; refused") from None
+        if exc.errno == errno.EISDIR:
+            raise _lock_error(path, "the lock file is a directory") from None
+        raise _lock_error(
+            path,
+            f"cannot create the lock file ({exc.strerror})",
+            "check that the project folder is writable",
+        ) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise _lock_error(path, "the lock file is not a regular file; refused")
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+        os.close(fd)
+        raise ContentError(
+            f"another pnp build is running on this project (pid {holder})",
+            path,
+            hint="wait for it to finish, then run again",
+            code="locked",
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    _LOCK_FD = fd
+    try:
+        yield
+    finally:
+        _LOCK_FD = None
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def _worker_init(parent: int) -> None:
+    """Runs first in every pool worker (forked from the main process `parent`)."""
+    global _LOCK_FD
+    if _LOCK_FD is not None:  # the lock is the main process's; our inherited copy must not keep it
+        os.close(_LOCK_FD)
+        _LOCK_FD = None
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is handled by the main process
+    _die_with_parent(parent)
+
+
+def _die_with_parent(parent: int) -> None:
+    """A worker must not outlive the main process (killed by the OOM killer, say)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (Linux)
+    except (OSError, AttributeError):
+        import threading
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
 
 
 class Progress:
@@ -406,6 +538,28 @@ class Progress:
 
 
 # ------------------------------------------------------------------ the build
+
+
+def _stop(pool: ProcessPoolExecutor, project: Project, plans: dict) -> None:
+    """Stop a parallel build at once: cancel what is queued, kill the workers (one may be deep in
+    WeasyPrint, which swallows KeyboardInterrupt), and remove their temporary files."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in workers:
+        proc.kill()
+    for proc in workers:
+        proc.join(timeout=2)
+    pool.shutdown(wait=True)  # the pool's own thread sees the workers gone and ends now
+    # At exit, concurrent.futures would wake that thread through a pipe already closed by the
+    # kill and print a traceback: there is nothing left to wake.
+    import concurrent.futures.process as pool_module
+
+    with contextlib.suppress(AttributeError):
+        pool_module._threads_wakeups.clear()
+    for game in plans:
+        folder = project.output / game
+        for stale in folder.rglob(".*.tmp") if folder.is_dir() else ():
+            stale.unlink(missing_ok=True)
 
 
 def _intact(project: Project, t: Target, known: dict) -> bool:
@@ -450,7 +604,7 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
 
     def done(t: Target, part: dict):
         states[t.game].targets[t.path] = {"key": t.key, "sha256": part.pop("sha256"), "part": part}
-        save_state(project, t.game, states[t.game])  # after each target: a kill loses at most one
+        save_state(project, t.game, states[t.game])  # after each target: a kill loses one
         if progress is not None:
             progress.step(t.path if len(t.files) == 1 else f"{t.path} (+{len(t.files) - 1} files)")
 
@@ -458,22 +612,89 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
         # already loaded and checked here
         session.current().cache("build.content").update({c.id: c for c in games})
         for t in todo:
-            done(t, run_target(str(project.root), t, options))
+            done(t, run_timed(str(project.root), t, options))
     else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
-            futures = {pool.submit(run_target, str(project.root), t, options): t for t in todo}
+        pool = ProcessPoolExecutor(
+            max_workers=min(jobs, len(todo)),
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=_worker_init,
+            initargs=(os.getpid(),),
+        )
+        try:
+            futures = {pool.submit(run_timed, str(project.root), t, options): t for t in todo}
             for future in as_completed(futures):
                 t = futures[future]
                 try:
                     done(t, future.result())
                 except ContentError as exc:
                     failures.append(exc.format())
+                except BrokenProcessPool:
+                    raise ContentError(
+                        "a build worker died (out of memory, or killed)",
+                        project.root / t.path,
+                        code="build-failed",
+                        hint="run again with -j 1 to see which target",
+                    ) from None
+        except BaseException:
+            # Ctrl-C or a failure: cancel the queue and stop the workers now, not after the queue.
+            _stop(pool, project, plans)
+            raise
+        pool.shutdown(wait=True)
     if failures:
         raise ContentError(failures[0], code="build-failed")
+    contents = {c.id: c for c in games}
     for game, targets in plans.items():
         manifest = build_manifest(game, targets, states[game])
+        manifest["files"] += build_guides(project, contents[game], manifest, states[game], options)
+        save_state(project, game, states[game])
         path = project.output / game / "build-manifest.json"
-        data = json.dumps(manifest, ensure_ascii=False, separators=(",", ":")).encode()
+        # Strict JSON: a NaN or infinity here is a bug upstream, never written as 'NaN'.
+        data = json.dumps(
+            manifest, ensure_ascii=False, separators=(",", ":"), allow_nan=False
+        ).encode()
         if not path.exists() or path.read_bytes() != data:
-            fsio.write_bytes(path, data)
+            try:
+                fsio.write_bytes(path, data)
+            except OSError as exc:
+                raise write_error(exc, path) from None
     return {"built": len(todo), "total": sum(len(t) for t in plans.values())}
+
+
+def build_guides(project: Project, content, manifest: dict, state: GameState, options) -> list:
+    """The print-and-assembly guide of each language and paper, made from the manifest just
+    built (generator/guide.py); rebuilt only when what it lists changes. Returns file entries."""
+    from generator import guide
+
+    entries = []
+    papers = sorted({f["paper"] for f in manifest["files"] if f.get("kind") == "components"})
+    words = _hash_files([*tree(project.templates / "guide"), guide.DEFAULT_TEXTS])
+    for lang in content.languages:
+        for paper in papers:
+            rel_path = guide.guide_path(content.id, lang, paper)
+            listed = [
+                f
+                for f in manifest["files"]
+                if f.get("paper") == paper and lang in (f.get("langs") or [f.get("lang")])
+            ]
+            sheets = [s for s in manifest["sheets"] if any(s["file"] == f["path"] for f in listed)]
+            key = hashlib.sha256(
+                json.dumps([listed, sheets, words, code_hash(), content.game.print.duplex]).encode()
+            ).hexdigest()
+            out = project.root / rel_path
+            known = state.targets.get(rel_path)
+            if (
+                options.force
+                or not known
+                or known.get("key") != key
+                or known.get("sha256") != _sha(out)
+            ):
+                with fsio.atomic_path(out) as tmp:
+                    entry = guide.write_guide(content, manifest, lang, paper, tmp)
+                entry["path"] = rel_path
+                state.targets[rel_path] = {
+                    "key": key,
+                    "sha256": _sha(out),
+                    "part": {"file": entry, "sheets": []},
+                }
+            entries.append(state.targets[rel_path]["part"]["file"])
+    return entries

@@ -1,4 +1,4 @@
-"""Command line: pnp print | check | i18n | schema.
+"""Command line: pnp print | check | i18n | calibrate | schema.
 
 Exit codes: 0 ok, 1 error findings, 2 cannot run.
 """
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -16,8 +17,13 @@ from generator.errors import ContentError
 EXIT_OK, EXIT_FINDINGS, EXIT_CANNOT_RUN = 0, 1, 2
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, as every other failure (not usage + error)
+        self.exit(EXIT_CANNOT_RUN, f"{self.prog}: error: {message}; see {self.prog} --help\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="pnp", description="Print-and-play component generator.")
+    p = _Parser(prog="pnp", description="Print-and-play component generator.")
     p.add_argument(
         "--root", type=Path, help="project folder (default: found from the current folder)"
     )
@@ -47,7 +53,9 @@ def _parser() -> argparse.ArgumentParser:
         "gutterfold, ink-saver; default: each game's print.exports",
     )
     pr.add_argument("--force", action="store_true", help="rebuild even unchanged targets")
-    pr.add_argument("-j", "--jobs", type=int, default=0, help="parallel jobs (default: all cores)")
+    pr.add_argument(
+        "-j", "--jobs", type=_jobs, default=0, help="parallel jobs (default: all cores)"
+    )
 
     ck = sub.add_parser("check", help="validate games without writing anything")
     ck.add_argument("games", nargs="*")
@@ -71,6 +79,12 @@ def _parser() -> argparse.ArgumentParser:
         "--section", action="append", help="only this section number, e.g. 3.2 (repeat)"
     )
 
+    ca = sub.add_parser(
+        "calibrate", help="write a duplex test sheet that measures your printer's back offset"
+    )
+    ca.add_argument("--paper", default="a4", help="a4, letter... (default: a4)")
+    ca.add_argument("--duplex", choices=["long-edge", "short-edge"], default="long-edge")
+    ca.add_argument("--out", type=Path, default=None, help="folder (default: output/calibration)")
     _designer_parsers(sub)
 
     sc = sub.add_parser("schema", help="write JSON Schemas of the content files, for editors")
@@ -177,17 +191,32 @@ def cmd_render(project, args) -> int:
 
 
 def _offset(text: str | None):
+    from generator.limits import LIMITS
+
     if text is None:
         return None
+    biggest = LIMITS.lengths.offset_max
     try:
         x, y = (float(v) for v in text.split(","))
+        if not all(math.isfinite(v) and abs(v) <= biggest for v in (x, y)):
+            raise ValueError
         return (x, y)
     except ValueError:
         raise ContentError(
-            f"--back-offset '{text}' is not X,Y in mm",
+            f"--back-offset '{text}' is not X,Y in mm, each between -{biggest} and {biggest}",
             code="usage",
             hint="e.g. --back-offset 0.5,-0.3",
         ) from None
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if not 0 <= value <= 256:
+        raise argparse.ArgumentTypeError(f"{value} is out of range 0-256 (0: all cores)")
+    return value
 
 
 def _load(project, names):
@@ -278,6 +307,12 @@ def cmd_print(project, args) -> int:
     from generator import build
     from generator.inputs import check_key
 
+    if args.paper and len(set(args.paper)) != len(args.paper):
+        raise ContentError(
+            f"--paper lists a paper twice ({', '.join(args.paper)})",
+            code="usage",
+            hint="name each paper once",
+        )
     options = build.Options(
         papers=args.paper,
         duplex=args.duplex,
@@ -367,6 +402,19 @@ def cmd_i18n(project, args) -> int:
     return EXIT_OK
 
 
+def cmd_calibrate(project, args) -> int:
+    from generator.calibrate import write_calibration
+
+    out_dir = args.out or project.output / "calibration"
+    manifest = write_calibration(project, args.paper, args.duplex, out_dir)
+    print(manifest["files"][0]["path"])
+    print(
+        "print both pages duplex at 100 %, read X and Y where the back lines cross the scales, "
+        "then: pnp print --back-offset X,Y"
+    )
+    return EXIT_OK
+
+
 def cmd_schema(project, args) -> int:
     import pydantic
 
@@ -401,6 +449,10 @@ def main(argv=None) -> int:
     try:
         from generator.project import Project, find_project
 
+        if args.root and not args.root.is_dir():
+            raise ContentError(
+                "--root is not a folder", args.root, code="usage", hint="give the project folder"
+            )
         project = Project(args.root.resolve()) if args.root else find_project()
         root = project.root
         from generator import session
@@ -410,6 +462,7 @@ def main(argv=None) -> int:
             "check": cmd_check,
             "i18n": cmd_i18n,
             "schema": cmd_schema,
+            "calibrate": cmd_calibrate,
             "render": cmd_render,
             "new": cmd_new,
             "preview": cmd_preview,
@@ -427,6 +480,14 @@ def main(argv=None) -> int:
             print(json.dumps([finding.as_dict()], ensure_ascii=False))
         print(f"pnp: error: {exc.format(root)}", file=sys.stderr)
         return EXIT_CANNOT_RUN
+    except OSError as exc:  # file-system state (a full disk, a read-only folder): name the path
+        if args.debug:
+            raise
+        from generator.errors import rel
+
+        where = f"{rel(exc.filename)}: " if getattr(exc, "filename", None) else ""
+        print(f"pnp: error: {where}cannot read or write ({exc.strerror or exc})", file=sys.stderr)
+        return EXIT_CANNOT_RUN
     except Exception as exc:  # a bug in pnp, not in the content: say so, briefly
         if args.debug:
             raise
@@ -437,5 +498,5 @@ def main(argv=None) -> int:
         )
         return EXIT_CANNOT_RUN
     except KeyboardInterrupt:
-        print("pnp: interrupted", file=sys.stderr)
+        print("pnp: interrupted; build stopped, no partial files left", file=sys.stderr)
         return 130

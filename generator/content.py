@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,8 +17,11 @@ from typing import Any
 from generator import model, templating
 from generator.errors import ContentError
 from generator.layouts import game_store
+from generator.limits import LIMITS, exceeded
 from generator.project import Project, inside
+from generator.shapes import NAMED_SIDES, Outline, outline_of, regular_box
 from generator.sizes import face_size
+from generator.units import MM
 from generator.validation import validate
 from generator.yamlload import YDict, load_yaml
 
@@ -49,6 +54,11 @@ class ComponentSpec:
     @property
     def total(self) -> int:
         return sum(i.count for i in self.items)
+
+    @property
+    def outline(self) -> Outline:
+        """The die-cut outline of every face of this component (a plain rectangle by default)."""
+        return outline_of(self.model.shape, self.size_pt)
 
 
 @dataclass
@@ -96,6 +106,16 @@ def _expand_items(
         matrix = comp.matrix
         line = raw.line_of("matrix")
         keys = list(matrix.over)
+        planned = len(items) + math.prod(len(v) for v in matrix.over.values())
+        if planned > LIMITS.counts.items_per_component:
+            raise exceeded(
+                "the number of items (matrix included)",
+                f"{planned:,}",
+                f"{LIMITS.counts.items_per_component:,}",
+                file=file,
+                line=line,
+                key="matrix.over",
+            )
         templating.check_syntax(matrix.id)
         for values in itertools.product(*(matrix.over[k] for k in keys)):
             data = {**matrix.data, **dict(zip(keys, values, strict=True))}
@@ -104,13 +124,14 @@ def _expand_items(
             except ContentError as exc:
                 exc.located(file, line, "matrix.id")
                 raise
-            if not item_id or not all(c.isalnum() or c in "-_" for c in item_id):
+            # The same rule as a written id (ASCII, at most 64): ids become file names.
+            if len(item_id) > 64 or not re.fullmatch(model.ID_RE, item_id.lower()):
                 raise ContentError(
                     f"matrix id gives '{item_id}', not a valid item id",
                     file,
                     line,
                     "matrix.id",
-                    "use letters, digits, '-' and '_'",
+                    "use a-z, 0-9, '-' and '_', at most 64 characters",
                     code="schema",
                 )
             items.append(
@@ -129,6 +150,26 @@ def _expand_items(
             )
         seen[item.id] = item
     return items
+
+
+def _check_face(size: tuple[float, float], comp: model.Component, game: model.Game) -> None:
+    """A face must be printable: within the size budget, and bigger than twice its bleed."""
+    w, h = (v / MM for v in size)
+    low, high = LIMITS.lengths.face_min, LIMITS.lengths.face_max
+    if not (low <= w <= high and low <= h <= high):
+        raise ContentError(
+            f"size {w:g} x {h:g} mm is out of range ({low:g}-{high:g} mm a side)",
+            hint="bigger faces are printed in tiles; a real card is 20-150 mm",
+            code="limit",
+        )
+    printing = comp.print if comp.print and "bleed" in comp.print.model_fields_set else game.print
+    bleed = printing.bleed.points / MM
+    if 2 * bleed >= min(w, h):
+        raise ContentError(
+            f"bleed {bleed:g} mm is too large for a {w:g} x {h:g} mm face",
+            hint="bleed is usually 3 mm; it must be less than half the smaller side",
+            code="limit",
+        )
 
 
 def load_game(project: Project, game_id: str) -> GameContent:
@@ -211,15 +252,26 @@ def _load_game(project: Project, game_id: str) -> GameContent:
             )
         try:
             size = face_size(project, comp.size)
+            _check_face(size, comp, game)
         except ContentError as exc:
             exc.located(comp_file, raw.line_of("size"), "size")
             raise
+        size = _shape_size(comp, size, comp_file, raw)
         items = _expand_items(comp, raw, comp_file, game)
         comp.items = []  # now ItemSpecs: one copy of each item's data, not two (big decks)
         _load_layouts(project, comp, items, raw, comp_file)
         components.append(ComponentSpec(comp, comp_file, dict(raw.key_lines), items, size))
         files.append(comp_file)
+    copies = sum(c.total for c in components)
+    if copies > LIMITS.counts.copies_total:
+        raise exceeded(
+            "the number of copies in the game",
+            f"{copies:,}",
+            f"{LIMITS.counts.copies_total:,}",
+            file=game_file,
+        )
     _check_paths_and_papers(project, game, raw_game, game_file, game_dir, components)
+    _check_sheet_groups(components)
     rules = _load_rules(game_dir, game)
     manifest, manifest_raw = None, None
     manifest_file = game_dir / "manifest.yaml"
@@ -293,6 +345,53 @@ def _check_paths_and_papers(project, game, raw_game, game_file, game_dir, compon
                 f"did you mean '{close[0]}'?" if close else "components: " + ", ".join(known),
                 code="unknown-component",
             )
+
+
+def _check_sheet_groups(components: list[ComponentSpec]) -> None:
+    """A sheet group's file is <group>-<paper>.pdf: it must not take another component's name."""
+    ids = {c.id: c for c in components}
+    for comp in components:
+        group = comp.model.sheet
+        other = ids.get(group) if group else None
+        if other is not None and other.model.sheet != group:
+            raise ContentError(
+                f"sheet group '{group}' has the name of component '{group}', which prints on "
+                "its own sheets: both would write the same file",
+                comp.file,
+                comp.line_of.get("sheet"),
+                "sheet",
+                hint=f"rename the group, or add 'sheet: {group}' to component '{group}'",
+                code="schema",
+            )
+
+
+def _shape_size(comp: model.Component, size, comp_file: Path, raw) -> tuple[float, float]:
+    """A shape given by its diameter or across-flats sets the face size; a size given as well
+    must agree with it."""
+    shape = comp.shape
+    if not isinstance(shape, model.ShapeSpec) or (
+        shape.diameter is None and shape.across_flats is None
+    ):
+        return size
+    if shape.diameter is not None:
+        derived = (shape.diameter.points, shape.diameter.points)
+    elif shape.across_flats is not None:
+        sides = NAMED_SIDES.get(shape.kind, shape.sides or 6)
+        derived = regular_box(sides, shape.across_flats.points, shape.orientation == "pointy")
+    if (
+        "size" in comp.model_fields_set
+        and max(abs(a - b) for a, b in zip(derived, size, strict=True)) > 0.05 * MM
+    ):
+        raise ContentError(
+            f"the shape's size ({derived[0] / MM:.2f} x {derived[1] / MM:.2f} mm) disagrees with "
+            f"size ({size[0] / MM:.2f} x {size[1] / MM:.2f} mm)",
+            comp_file,
+            raw.line_of("size"),
+            "size",
+            hint="give the size or the shape's diameter/across_flats, not both",
+            code="schema",
+        )
+    return derived
 
 
 def _load_rules(game_dir: Path, game: model.Game) -> dict:

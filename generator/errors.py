@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -14,10 +15,12 @@ def rel(path: Path | str | None, root: Path | None = None) -> str:
     for base in (root, Path.cwd()):
         if base is None:
             continue
-        try:
-            return str(p.resolve().relative_to(Path(base).resolve()))
-        except (ValueError, OSError):
-            pass
+        # The path as written first: a symlink is named by where it sits, not where it points.
+        for candidate in (Path(os.path.abspath(p)), p.resolve()):
+            try:
+                return str(candidate.relative_to(Path(base).resolve()))
+            except (ValueError, OSError):
+                pass
     return str(p)
 
 

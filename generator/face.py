@@ -77,6 +77,7 @@ def face_pdf(content: GameContent, ref: FaceRef, bleed_pt: float) -> bytes:
     from reportlab.pdfgen.canvas import Canvas
 
     from generator.render import FaceRenderer
+    from generator.shapes import clip_to
 
     renderer = FaceRenderer(content, ref.lang)
     w, h = ref.comp.size_pt
@@ -94,6 +95,7 @@ def face_pdf(content: GameContent, ref: FaceRef, bleed_pt: float) -> bytes:
     canvas.setBleedBox((0, 0, *size))
     ctx = renderer.context(ref.comp, None if ref.common_back else ref.item)
     canvas.translate(bleed_pt, bleed_pt)
+    clip_to(canvas, ref.comp.outline, bleed_pt)  # a die-cut face: its bleed follows the outline
     layout = ref.layout
     assert layout is not None  # find_face refuses a side without a layout
     try:

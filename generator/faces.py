@@ -12,6 +12,7 @@ from generator import impose
 from generator.errors import ContentError
 from generator.pdfform import end_form
 from generator.render import FaceRenderer
+from generator.shapes import Outline, clip_to
 
 
 def box(rect: impose.Rect) -> tuple[float, float, float, float]:
@@ -45,11 +46,16 @@ def clip(canvas, rect: impose.Rect) -> None:
     canvas.clipPath(path, stroke=0, fill=0)
 
 
-def draw_face(canvas, renderer, layout, ctx, clip_rect, transform, w, h, bleed) -> None:
-    """Draw a face (layout over ctx), clipped to `clip_rect`, placed by `transform`."""
+def draw_face(
+    canvas, renderer, layout, ctx, clip_rect, transform, w, h, bleed, outline: Outline | None = None
+) -> None:
+    """Draw a face (layout over ctx), clipped to `clip_rect`, placed by `transform`; a shaped
+    piece's face is also clipped to its outline grown by the bleed."""
     canvas.saveState()
     clip(canvas, clip_rect)
     canvas.transform(*transform)
+    if outline is not None and not outline.is_rect:
+        clip_to(canvas, outline, bleed)
     try:
         renderer.draw(canvas, layout, ctx, w, h, bleed)
     except ContentError as exc:

@@ -18,8 +18,9 @@ from pathlib import Path
 from generator import fsio
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError
-from generator.project import code_digest
+from generator.project import code_digest, hash_into, used_files
 from generator.render import Contexts, FaceRenderer
+from generator.shapes import clip_to
 
 DPI = 300
 
@@ -31,18 +32,19 @@ class Picture:
     height_px: int
     face_w_pt: float
     face_h_pt: float
+    shaped: bool = False  # cut to a shape: transparent outside its outline, drawn unframed
 
 
 def _digest_tree(h, folder: Path) -> None:
     if not folder.is_dir():
         return
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    for path in used_files(folder):
         h.update(str(path.relative_to(folder)).encode())
         stat = path.stat()
         if stat.st_size > 512 * 1024:  # fonts: size and mtime say enough, and hashing costs
             h.update(f"{stat.st_size}:{stat.st_mtime_ns}".encode())
         else:
-            h.update(path.read_bytes())
+            hash_into(h, path, name=False)
 
 
 def world_digest(content: GameContent) -> str:
@@ -51,10 +53,10 @@ def world_digest(content: GameContent) -> str:
     _digest_tree(h, content.project.layouts)
     _digest_tree(h, content.dir / "layouts")  # a game's own layouts, when it has them
     _digest_tree(h, content.project.fonts)
-    for path in sorted(content.dir.rglob("*")):
-        if path.is_file() and path.suffix.lower() in (".svg", ".png", ".jpg", ".jpeg"):
+    for path in used_files(content.dir):
+        if path.suffix.lower() in (".svg", ".png", ".jpg", ".jpeg"):
             h.update(str(path.relative_to(content.dir)).encode())
-            h.update(path.read_bytes())
+            hash_into(h, path, name=False)
     return h.hexdigest()
 
 
@@ -109,30 +111,29 @@ class FaceCache:
         px_h = max(8, round(h * scale))
         if self.dry:  # the item and its data are checked (context above); nothing is drawn
             return Picture(self.folder / "not-drawn.png", px_w, px_h, w, h)
-        key = hashlib.sha256(
-            json.dumps(
-                [
-                    self.world,
-                    self.lang,
-                    comp.id,
-                    layout,
-                    side,
-                    round(w, 3),
-                    round(h, 3),
-                    px_w,
-                    px_h,
-                    ctx,
-                ],
-                sort_keys=True,
-                default=repr,
-                ensure_ascii=False,
-            ).encode()
-        ).hexdigest()[:24]
+        parts = [
+            self.world,
+            self.lang,
+            comp.id,
+            layout,
+            side,
+            round(w, 3),
+            round(h, 3),
+            px_w,
+            px_h,
+            repr(comp.outline),
+        ]
+        try:
+            state = json.dumps([*parts, ctx], sort_keys=True, default=repr, ensure_ascii=False)
+        except (TypeError, ValueError):  # keys of mixed types (1 and "a") cannot be sorted
+            state = repr([*parts, ctx])
+        key = hashlib.sha256(state.encode()).hexdigest()[:24]
         path = self.folder / f"{self.content.id}-{comp.id}-{item.id}-{side}-{key}.png"
+        outline = comp.outline
         if not self.dry and not path.exists():
-            self._draw(path, layout, ctx, w, h, scale)
+            self._draw(path, layout, ctx, w, h, scale, outline)
             self.drawn += 1
-        return Picture(path, px_w, px_h, w, h)
+        return Picture(path, px_w, px_h, w, h, not outline.is_rect)
 
     def blank(self, w_pt: float, h_pt: float, width_pt: float) -> Path:
         """An empty cell of a board: a pale face-sized card with a dashed outline (PNG)."""
@@ -160,7 +161,9 @@ class FaceCache:
                 image.save(tmp, format="PNG", dpi=(DPI, DPI))
         return path
 
-    def _draw(self, path: Path, layout: str, ctx: dict, w: float, h: float, scale: float) -> None:
+    def _draw(
+        self, path: Path, layout: str, ctx: dict, w: float, h: float, scale: float, outline
+    ) -> None:
         import pypdfium2 as pdfium
         from reportlab.pdfgen.canvas import Canvas
 
@@ -175,12 +178,29 @@ class FaceCache:
             initialFontName=renderer.fonts.default.name,
             initialFontSize=10,
         )
+        shaped = not outline.is_rect
+        canvas.saveState()
+        clip_to(canvas, outline, 0.0)  # a round token looks round in the rules too
         renderer.draw(canvas, layout, ctx, w, h, 0.0)
+        canvas.restoreState()
+        if shaped:  # the outline is the figure's frame
+            canvas.setStrokeColorRGB(0.667, 0.694, 0.729)
+            canvas.setLineWidth(0.8)
+            frame = canvas.beginPath()
+            outline.add_to_path(frame, grow=-0.4)
+            canvas.drawPath(frame, stroke=1, fill=0)
         canvas.showPage()
         canvas.save()
         pdf = pdfium.PdfDocument(buffer.getvalue())
         try:
-            image = pdf[0].render(scale=scale, may_draw_forms=True).to_pil().convert("RGB")
+            page = pdf[0]
+            if shaped:  # transparent outside the outline
+                bitmap = page.render(
+                    scale=scale, may_draw_forms=True, fill_color=(255, 255, 255, 0)
+                )
+                image = bitmap.to_pil().convert("RGBA")
+            else:
+                image = page.render(scale=scale, may_draw_forms=True).to_pil().convert("RGB")
         finally:
             pdf.close()
         with fsio.atomic_path(path) as tmp:

@@ -29,7 +29,7 @@ class Term(Strict):
     )
     group: str | None = Field(
         None,
-        description="terms of one kind (ship types, colours...): in prose, one said where "
+        description="terms of one kind (vehicle types, colours...): in prose, one said where "
         "the other language says another of its group is a swap",
     )
     omit: list[str] = Field(

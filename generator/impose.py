@@ -9,6 +9,7 @@ calibration all follow from one formula.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from generator.units import MM
@@ -160,8 +161,7 @@ class Grid:
         return compose((1.0, 0.0, 0.0, 1.0, offset[0], offset[1]), mirror)
 
     def marks(self) -> list[tuple[float, float, float, float]]:
-        """Crop-mark segments: every trim line, extended outside the bleed, never into the
-        margin."""
+        """Crop marks of a full grid: every trim line, outside the bleed, never into the margin."""
         if not self.crop_marks:
             return []
         W, H = self.paper
@@ -283,20 +283,31 @@ class TilePlan:
     overlap: float
     tiles: tuple[Tile, ...]
     marks: tuple[tuple[float, float], ...]  # registration marks, face coordinates
+    crossings: int = 0  # text boxes a seam runs through (0 when the seams could avoid them)
+    mark_radius: float = 2.2 * MM
 
     def marks_on(self, tile: Tile) -> list[tuple[float, float]]:
-        f = tile.face
-        return [
-            (x, y)
-            for x, y in self.marks
-            if f.x - 1e-6 <= x <= f.x + f.w + 1e-6 and f.y - 1e-6 <= y <= f.y + f.h + 1e-6
-        ]
+        """The marks this tile carries: those on its part of the face, and those beyond the
+        face's edge where the tile is on that edge."""
+        f, (fw, fh), e = tile.face, self.face, 1e-6
+        out = []
+        for x, y in self.marks:
+            in_x = f.x - e <= x <= f.x + f.w + e or (x < 0 and tile.col == 0)
+            in_x = in_x or (x > fw and tile.col == self.cols - 1)
+            in_y = f.y - e <= y <= f.y + f.h + e or (y < 0 and tile.row == self.rows - 1)
+            in_y = in_y or (y > fh and tile.row == 0)
+            if in_x and in_y:
+                out.append((x, y))
+        return out
 
     def to_page(self, tile: Tile, x: float, y: float) -> tuple[float, float]:
         return tile.trim.x + x - tile.face.x, tile.trim.y + y - tile.face.y
 
 
-MARK_SPACING = 60 * MM  # registration marks along each overlap band
+REG_RADIUS = 2.2 * MM  # a registration mark's circle; its cross arms reach 1.6 times as far
+REG_ARM = 1.6
+REG_CLEAR = 0.5 * MM  # between the trim and a mark beyond it
+REG_MIN = 1.2 * MM  # smaller than this is hard to line up: the marks go inside the band
 
 
 def plan_tiles(
@@ -307,12 +318,15 @@ def plan_tiles(
     margin: float,
     overlap: float,
     crop_marks: bool = True,
+    avoid: tuple[Rect, ...] = (),
 ) -> TilePlan:
-    """Split a face bigger than the sheet into overlapping tiles, fewest sheets first.
+    """Split a face bigger than the sheet into overlapping tiles: fewest sheets first, then the
+    seams that run through the fewest `avoid` rectangles (text), then the most even tiles.
 
-    Neighbouring tiles share a band `overlap` wide. Registration marks sit on the middle line of
-    each band at the same face positions on both tiles: cut the upper/right tile along that
-    line and its half-marks meet the full marks underneath.
+    Neighbouring tiles share a band `overlap` wide; the later tile is cut along its middle and
+    laid on the earlier one. Registration marks sit on that middle line beyond the face's outer
+    edges, in the trimmed-off margin, so no mark is left on the assembled board; only
+    a band with no outer end (a middle row or column of three or more) gets marks inside it.
     """
     outer = bleed + (MARK_GAP + MIN_MARK if crop_marks else 0.0)
     best = None
@@ -320,20 +334,23 @@ def plan_tiles(
         room_w, room_h = page[0] - 2 * margin - 2 * outer, page[1] - 2 * margin - 2 * outer
         if room_w <= overlap or room_h <= overlap:
             continue
-        cols = max(1, -(-(face[0] - overlap) // (room_w - overlap)))
-        rows = max(1, -(-(face[1] - overlap) // (room_h - overlap)))
-        if best is None or cols * rows < best[0] * best[1]:
-            best = (int(cols), int(rows), page)
+        cols = int(max(1, -(-(face[0] - overlap) // (room_w - overlap))))
+        rows = int(max(1, -(-(face[1] - overlap) // (room_h - overlap))))
+        xs, cross_x = _seams(face[0], cols, room_w, overlap, [(r.x, r.x + r.w) for r in avoid])
+        # rows count from the top of the face: seams measured from the top
+        from_top = [(face[1] - r.y - r.h, face[1] - r.y) for r in avoid]
+        ys, cross_y = _seams(face[1], rows, room_h, overlap, from_top)
+        key = (cols * rows, cross_x + cross_y)
+        if best is None or key < best[0]:
+            best = (key, page, xs, ys)
     if best is None:
         raise DoesNotFit("the sheet is too small to tile on")
-    cols, rows, page = best
-    tw = (face[0] + (cols - 1) * overlap) / cols
-    th = (face[1] + (rows - 1) * overlap) / rows
+    (_, crossings), page, xs, ys = best
+    cols, rows = len(xs), len(ys)
     tiles = []
-    for row in range(rows):
-        for col in range(cols):
-            fx = col * (tw - overlap)
-            fy = face[1] - th - row * (th - overlap)  # row 0 is the top of the face
+    for row, (t0, t1) in enumerate(ys):
+        for col, (fx0, fx1) in enumerate(xs):
+            tw, th = fx1 - fx0, t1 - t0
             px, py = (page[0] - tw) / 2, (page[1] - th) / 2
             trim = Rect(px, py, tw, th)
             clip = trim.grown(
@@ -342,14 +359,147 @@ def plan_tiles(
                 bleed if col == cols - 1 else 0,
                 bleed if row == 0 else 0,
             )
-            tiles.append(Tile(row, col, Rect(fx, fy, tw, th), page, trim, clip))
-    marks = []
-    for col in range(1, cols):  # vertical bands
-        x = col * (tw - overlap) + overlap / 2
-        n = max(2, int(face[1] // MARK_SPACING) + 1)
-        marks += [(x, face[1] * (i + 0.5) / n) for i in range(n)]
-    for row in range(1, rows):  # horizontal bands
-        y = face[1] - row * (th - overlap) - overlap / 2  # the band's middle line
-        n = max(2, int(face[0] // MARK_SPACING) + 1)
-        marks += [(face[0] * (i + 0.5) / n, y) for i in range(n)]
-    return TilePlan(face, rows, cols, overlap, tuple(tiles), tuple(marks))
+            face_rect = Rect(fx0, face[1] - t1, tw, th)
+            tiles.append(Tile(row, col, face_rect, page, trim, clip))
+    marks, radius = _registration(face, xs, ys, overlap, tiles, margin)
+    return TilePlan(face, rows, cols, overlap, tuple(tiles), tuple(marks), crossings, radius)
+
+
+def _seams(
+    length: float, n: int, room: float, overlap: float, avoid: list[tuple[float, float]]
+) -> tuple[list[tuple[float, float]], int]:
+    """n tiles covering [0, length], each at most `room` long, neighbours overlapping by
+    `overlap`; each seam (overlap band) placed to cross the fewest `avoid` intervals, then as
+    near the even split as it can. Returns the tiles' spans and the crossings."""
+    even = (length + (n - 1) * overlap) / n
+    starts, crossings = [0.0], 0
+    step = 0.5 * MM
+    for k in range(1, n):
+        left = n - k  # tiles from k on
+        lo = max(starts[-1] + step, length - left * room + (left - 1) * overlap)
+        hi = starts[-1] + room - overlap
+        ideal = k * (even - overlap)
+        cands = [lo + i * step for i in range(int((hi - lo) / step) + 1)] + [ideal]
+        cands = [c for c in cands if lo - 1e-6 <= c <= hi + 1e-6]
+
+        def cost(s: float, ideal: float = ideal) -> tuple[int, float]:
+            hits = sum(1 for a, b in avoid if a < s + overlap and b > s)
+            return hits, abs(s - ideal)
+
+        chosen = min(cands, key=cost)
+        crossings += cost(chosen)[0]
+        starts.append(chosen)
+    ends = [s + overlap for s in starts[1:]] + [length]
+    return list(zip(starts, ends, strict=True)), crossings
+
+
+def _registration(face, xs, ys, overlap, tiles, margin) -> tuple[list[tuple[float, float]], float]:
+    """Marks on each band's middle line, just beyond the face's outer edges (in the bleed and
+    margin that are trimmed off), sized to the room there; inside the band only without room."""
+    fw, fh = face
+    rows, cols = len(ys), len(xs)
+    rooms = []  # space between the trim and the printer-safe margin, where bands end
+    for t in tiles:
+        if cols > 1 and t.row == rows - 1:
+            rooms.append(t.trim.y - margin)
+        if cols > 1 and t.row == 0:
+            rooms.append(t.page[1] - margin - t.trim.y - t.trim.h)
+        if rows > 1 and t.col == 0:
+            rooms.append(t.trim.x - margin)
+        if rows > 1 and t.col == cols - 1:
+            rooms.append(t.page[0] - margin - t.trim.x - t.trim.w)
+    radius = min([REG_RADIUS, *((r - REG_CLEAR) / (2 * REG_ARM) for r in rooms)])
+    outside = radius >= REG_MIN
+    if not outside:
+        radius = REG_RADIUS
+    d = REG_CLEAR + radius * REG_ARM if outside else -overlap / 2  # centre beyond the trim
+    marks: list[tuple[float, float]] = []
+    for x0, _ in xs[1:]:  # vertical bands
+        x = x0 + overlap / 2
+        marks += [(x, -d), (x, fh + d)]
+        marks += [(x, fh - (t0 + t1) / 2) for t0, t1 in ys[1:-1]]  # middle rows: no outer end
+    for t0, _ in ys[1:]:  # horizontal bands
+        y = fh - t0 - overlap / 2
+        marks += [(-d, y), (fw + d, y)]
+        marks += [((x0 + x1) / 2, y) for x0, x1 in xs[1:-1]]
+    return marks, radius
+
+
+# ---------------------------------------------------------------- marks around used cells
+
+Segment = tuple[float, float, float, float]
+
+
+def bbox(rects: list[Rect]) -> Rect:
+    x0, y0 = min(r.x for r in rects), min(r.y for r in rects)
+    x1, y1 = max(r.x + r.w for r in rects), max(r.y + r.h for r in rects)
+    return Rect(x0, y0, x1 - x0, y1 - y0)
+
+
+def marks_around(
+    cells: list[Rect], bleed: float, bounds: Rect, length: float = MAX_MARK
+) -> list[Segment]:
+    """Crop marks for the trim lines of the used cells only.
+
+    Each trim line gets a mark at each end of the used block, outside the bleed, but only where
+    the cell it marks sits on the block's edge: a mark never crosses an empty cell. Marks stop at
+    `bounds` (the printer-safe area, or the block's own ring on a shared sheet).
+    """
+    if not cells:
+        return []
+    box = bbox(cells)
+    eps = 0.01
+    top, bottom = box.y + box.h, box.y
+    left, right = box.x, box.x + box.w
+    out: list[Segment] = []
+    xs = sorted({round(v, 3) for c in cells for v in (c.x, c.x + c.w)})
+    ys = sorted({round(v, 3) for c in cells for v in (c.y, c.y + c.h)})
+    for x in xs:
+        touching = [c for c in cells if abs(c.x - x) < eps or abs(c.x + c.w - x) < eps]
+        if any(abs(c.y + c.h - top) < eps for c in touching):
+            start = top + bleed + MARK_GAP
+            out.append((x, start, x, min(bounds.y + bounds.h, start + length)))
+        if any(abs(c.y - bottom) < eps for c in touching):
+            start = bottom - bleed - MARK_GAP
+            out.append((x, start, x, max(bounds.y, start - length)))
+    for y in ys:
+        touching = [c for c in cells if abs(c.y - y) < eps or abs(c.y + c.h - y) < eps]
+        if any(abs(c.x - left) < eps for c in touching):
+            start = left - bleed - MARK_GAP
+            out.append((start, y, max(bounds.x, start - length), y))
+        if any(abs(c.x + c.w - right) < eps for c in touching):
+            start = right + bleed + MARK_GAP
+            out.append((start, y, min(bounds.x + bounds.w, start + length), y))
+    return [s for s in out if abs(s[0] - s[2]) + abs(s[1] - s[3]) > 0.5 * MM]
+
+
+def cell_edges(cells: list[Rect]) -> list[Segment]:
+    """The trim lines of the used cells, each drawn once, for cutting with a ruler."""
+    seen: set[tuple[float, ...]] = set()
+    out: list[Segment] = []
+    for c in cells:
+        for seg in (
+            (c.x, c.y, c.x + c.w, c.y),
+            (c.x, c.y + c.h, c.x + c.w, c.y + c.h),
+            (c.x, c.y, c.x, c.y + c.h),
+            (c.x + c.w, c.y, c.x + c.w, c.y + c.h),
+        ):
+            key = tuple(round(v, 2) for v in seg)
+            if key not in seen:
+                seen.add(key)
+                out.append(seg)
+    return out
+
+
+def label_spot(marks: list[Segment], strip: Rect) -> tuple[float, float] | None:
+    """The centre x and the width of the widest stretch of a label strip no mark crosses."""
+    cuts = sorted(
+        x
+        for x1, y1, x2, y2 in marks
+        for x in (x1, x2)
+        if min(y1, y2) < strip.y + strip.h and max(y1, y2) > strip.y
+    )
+    edges = [strip.x, *[c for c in cuts if strip.x < c < strip.x + strip.w], strip.x + strip.w]
+    gaps = [(b - a, a, b) for a, b in itertools.pairwise(edges)]
+    width, a, b = max(gaps)
+    return ((a + b) / 2, width) if width > 2 * MM else None

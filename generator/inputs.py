@@ -20,6 +20,9 @@ import yaml
 
 from generator import session
 from generator.content import ComponentSpec, GameContent
+from generator.errors import ContentError
+from generator.limits import LIMITS
+from generator.project import hash_into, read_bytes, used_files
 
 _LANG = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$")  # keys of a per-language mapping
 _YAML_SUFFIXES = (".yaml", ".yml")
@@ -61,18 +64,15 @@ def _yaml(path: Path) -> Any:
 @session.cached
 def _parsed(path: Path, size: int, mtime_ns: int) -> Any:
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        return yaml.load(path.read_bytes(), Loader=loader)  # a safe loader
-    except (OSError, yaml.YAMLError):
+    try:  # the one safe reader: inside the project, a regular file, under the size cap
+        return yaml.load(read_bytes(path, LIMITS.files.text_bytes), Loader=loader)
+    except (ContentError, yaml.YAMLError, ValueError, RecursionError):
         return "<unreadable>"  # loading already failed with a located error, or will
 
 
 def _file_digest(h, path: Path) -> None:
     h.update(b"\0" + str(path).encode() + b"\0")
-    try:
-        h.update(hashlib.sha256(path.read_bytes()).digest())
-    except OSError:
-        h.update(b"<missing>")
+    hash_into(h, path, name=False)  # streamed; no FIFO, device or symlink out of the project
 
 
 def _strings_digest(h, path: Path, langs: tuple[str, ...], languages: tuple[str, ...]) -> None:
@@ -82,9 +82,7 @@ def _strings_digest(h, path: Path, langs: tuple[str, ...], languages: tuple[str,
 
 
 def _files(folder: Path) -> list[Path]:
-    if not folder.is_dir():
-        return []
-    return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    return used_files(folder)  # only kinds of file a build can read
 
 
 def resolved_layouts(content: GameContent, comps: list[ComponentSpec]) -> list[Path]:

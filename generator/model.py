@@ -10,16 +10,22 @@ import re
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
+    Tag,
+    ValidationInfo,
     WithJsonSchema,
     field_validator,
     model_validator,
 )
 
-from generator.units import Length, parse_length
+from generator.exports import FORMATS as EXPORTERS
+from generator.limits import LIMITS
+from generator.units import MM, Length, parse_length
 
 ID_RE = r"^[a-z0-9][a-z0-9_-]*$"
 LANG_RE = re.compile(r"^[a-z]{2}$")
@@ -28,7 +34,11 @@ MAX_COUNT = 1000  # copies of one item; anything above is a typo, not a print ru
 
 class Strict(BaseModel):
     model_config = ConfigDict(
-        extra="forbid", arbitrary_types_allowed=True, frozen=False, populate_by_name=True
+        extra="forbid",
+        arbitrary_types_allowed=True,
+        frozen=False,
+        populate_by_name=True,
+        allow_inf_nan=False,  # NaN or infinity must never reach a PDF or the manifest
     )
 
 
@@ -62,6 +72,39 @@ AbsLength = Annotated[
     BeforeValidator(lambda v: parse_length(v, allow_percent=False)),
     WithJsonSchema(_LENGTH_SCHEMA),
 ]
+
+
+def within(
+    low: float | None = None, high: float | None = None, *, above: bool = False, unit: str = "mm"
+):
+    """A range for an absolute length (budgets in limits.yaml): `above` makes `low` exclusive."""
+    scale = MM if unit == "mm" else 1.0
+
+    def check(value: Length) -> Length:
+        if value.fraction is not None:
+            return value
+        v = value.points / scale
+        too_low = low is not None and (v <= low if above else v < low)
+        if too_low or (high is not None and v > high):
+            lo = "" if low is None else f"{'more than' if above else 'at least'} {low:g} {unit}"
+            hi = "" if high is None else f"at most {high:g} {unit}"
+            raise ValueError(
+                f"{v:g} {unit} is out of range: {' and '.join(filter(None, [lo, hi]))}"
+            )
+        return value
+
+    return AfterValidator(check)
+
+
+Positive = within(0, above=True)
+NonNegative = within(0)
+TypeSizeRange = within(
+    LIMITS.lengths.text_size_pt_min, LIMITS.lengths.text_size_pt_max, above=True, unit="pt"
+)
+Stroke = within(0, LIMITS.lengths.stroke_max)
+FaceSide = within(LIMITS.lengths.face_min, LIMITS.lengths.face_max)
+Angle = Annotated[float, Field(ge=-LIMITS.angles.max_abs_deg, le=LIMITS.angles.max_abs_deg)]
+DashLength = Annotated[float, Field(gt=0, le=1000)]
 Colour = str  # "#rrggbb", "#rgb", a CSS name, or a Jinja template that gives one
 Id = Annotated[str, Field(pattern=ID_RE, max_length=64)]
 
@@ -73,12 +116,15 @@ Id = Annotated[str, Field(pattern=ID_RE, max_length=64)]
 # ---------------------------------------------------------------- content
 
 
+_OFFSET = within(-LIMITS.lengths.offset_max, LIMITS.lengths.offset_max)
+
+
 class Offset(Strict):
-    x: AbsLength = Length(0)
-    y: AbsLength = Length(0)
+    x: Annotated[AbsLength, _OFFSET] = Length(0)
+    y: Annotated[AbsLength, _OFFSET] = Length(0)
 
 
-EXPORT_FORMATS = ("sheets", "print-shop", "png", "tts", "gutterfold", "ink-saver")
+EXPORT_FORMATS = tuple(EXPORTERS)  # the registry in generator/exports/__init__.py
 
 
 class ExportSpec(Strict):
@@ -110,12 +156,12 @@ ExportEntry = Annotated[ExportSpec, BeforeValidator(_export_spec)]
 
 
 class PrintSettings(Strict):
-    papers: list[str] = Field(["a4"], min_length=1)
-    bleed: AbsLength = Field(parse_length("3mm"))
-    margin: AbsLength = Field(
+    papers: list[str] = Field(["a4"], min_length=1, max_length=10)
+    bleed: Annotated[AbsLength, within(0, LIMITS.lengths.bleed_max)] = Field(parse_length("3mm"))
+    margin: Annotated[AbsLength, within(0, LIMITS.lengths.margin_max)] = Field(
         parse_length("5mm"), description="printer-safe margin: nothing closer to the edge"
     )
-    gutter: AbsLength = Length(0)
+    gutter: Annotated[AbsLength, within(0, LIMITS.lengths.margin_max)] = Length(0)
     crop_marks: bool = True
     duplex: Literal["long-edge", "short-edge"] = "long-edge"
     back_offset: Offset = Offset()
@@ -123,20 +169,82 @@ class PrintSettings(Strict):
     cut_lines: bool = Field(
         False, description="draw every trim line across the sheet (token sheets)"
     )
-    overlap: AbsLength = Field(
+    overlap: Annotated[AbsLength, within(0, 100)] = Field(
         parse_length("10mm"), description="tiles of a face bigger than the sheet overlap by this"
     )
     one_per_page: bool = Field(False, description="also write print-shop PDFs, one face per page")
+    die_line: str | None = Field(
+        "CutContour",
+        description="spot colour (Separation) of the die line drawn on shaped faces, on its own "
+        "layer; null: no die line",
+    )
+    shape_safe: AbsLength = Field(
+        parse_length("1.5mm"),
+        description="text and art keep this far inside a shaped face's cut (a finding if not)",
+    )
+    shape_gap: AbsLength = Field(
+        parse_length("1.5mm"),
+        description="gap between shaped pieces that cannot share a cut (circles); half of it "
+        "is each piece's bleed towards its neighbour",
+    )
     exports: list[ExportEntry] | None = Field(
         None,
         description="what to write: sheets, print-shop, png, tts, gutterfold, ink-saver "
         "(default: sheets, plus print-shop when one_per_page is true)",
     )
 
+    @field_validator("papers")
+    @classmethod
+    def _once_each(cls, value):
+        if len(set(value)) != len(value):
+            raise ValueError("a paper is listed twice")
+        return value
+
+
+ShapeKind = Literal[
+    "rect", "circle", "ellipse", "hexagon", "octagon", "triangle", "pentagon", "polygon"
+]
+
+
+class ShapeSpec(Strict):
+    """The outline a face is cut along, inscribed in the component's size."""
+
+    kind: ShapeKind
+    radius: AbsLength = Field(Length(0), description="rect: corner radius")
+    orientation: Literal["flat", "pointy"] = Field(
+        "flat", description="regular polygons: an edge (flat) or a vertex (pointy) on top"
+    )
+    sides: int | None = Field(None, ge=3, le=64, description="polygon: a regular n-gon")
+    points: list[tuple[float, float]] | None = Field(
+        None, min_length=3, description="polygon: vertices in a viewbox grid (y down)"
+    )
+    viewbox: tuple[float, float] = (100, 100)
+    diameter: AbsLength | None = Field(None, description="circle: sets the size")
+    across_flats: AbsLength | None = Field(
+        None, description="regular polygon: distance between opposite edges; sets the size"
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _short_form(cls, value):
+        return {"kind": value} if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        if self.kind == "polygon" and not self.points and not self.sides:
+            raise ValueError("a polygon shape needs 'sides' (regular) or 'points'")
+        if self.diameter is not None and self.kind != "circle":
+            raise ValueError("'diameter' is for circles; use 'across_flats' for polygons")
+        if self.across_flats is not None and (
+            self.kind in ("rect", "circle", "ellipse") or self.points
+        ):
+            raise ValueError("'across_flats' is for regular polygons (hexagon, octagon, sides: N)")
+        return self
+
 
 class SizeSpec(Strict):
-    w: AbsLength
-    h: AbsLength
+    w: Annotated[AbsLength, FaceSide]
+    h: Annotated[AbsLength, FaceSide]
 
 
 class Item(Strict):
@@ -165,13 +273,28 @@ class Component(Strict):
         description="a label for your own templates and rulebook tables (card, tile, board, "
         "token...); pnp itself does not act on it",
     )
-    size: str | SizeSpec = "poker"
+    size: Annotated[
+        Annotated[str, Tag("name")] | Annotated[SizeSpec, Tag("w-h")],
+        Discriminator(lambda v: "w-h" if isinstance(v, (dict, SizeSpec)) else "name"),
+    ] = "poker"
+
     layout: str
     back: str | None = None
     data: dict[str, Any] = {}
     items: list[Item] = []
     matrix: Matrix | None = None
     print: PrintSettings | None = None
+    shape: ShapeSpec | ShapeKind | None = Field(
+        None, description="die-cut outline: circle, hexagon, {kind: rect, radius: 3mm}..."
+    )
+    sheet: Id | None = Field(
+        None, description="components naming the same sheet group are printed on shared sheets"
+    )
+
+    @field_validator("shape")
+    @classmethod
+    def _shape_mapping(cls, value):
+        return ShapeSpec(kind=value) if isinstance(value, str) else value  # "circle" alone
 
     @model_validator(mode="after")
     def _has_items(self):
@@ -195,7 +318,17 @@ class CheckSettings(Strict):
 
 
 class RulebookSettings(Strict):
-    papers: list[str] | None = Field(None, description="default: the game's print papers")
+    papers: list[str] | None = Field(
+        None, max_length=10, description="default: the game's print papers"
+    )
+
+    @field_validator("papers")
+    @classmethod
+    def _once_each(cls, value):
+        if value and len(set(value)) != len(value):
+            raise ValueError("a paper is listed twice")
+        return value
+
     bilingual: list[tuple[str, str]] = Field(
         [], description="side-by-side editions, e.g. [[es, en]]"
     )
@@ -228,6 +361,21 @@ class Game(Strict):
                 raise ValueError(f"'{code}' is not an ISO 639-1 language code (es, ko, en)")
         if len(set(value)) != len(value):
             raise ValueError("a language is listed twice")
+        return value
+
+    @field_validator("rulebook")
+    @classmethod
+    def _bilingual_languages(cls, value, info: ValidationInfo):
+        languages = info.data.get("languages") or []
+        for pair in value.bilingual:
+            for code in pair:
+                if code not in languages:
+                    raise ValueError(
+                        f"bilingual names '{code}', which is not in languages "
+                        f"({', '.join(languages)})"
+                    )
+            if pair[0] == pair[1]:
+                raise ValueError(f"bilingual pairs '{pair[0]}' with itself")
         return value
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import fsio
-from generator.project import Project, code_digest
+from generator.project import Project, code_digest, hash_into, used_files
 
 if TYPE_CHECKING:
     from generator.content import GameContent
@@ -41,13 +41,17 @@ def folder() -> Path | None:
 def _digest_tree(h, root: Path) -> None:
     if not root.is_dir():
         return
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        stat = path.stat()
+    # Only files a load can read; never a FIFO, a device or a symlink out of the project.
+    for path in used_files(root):
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
         h.update(f"\0{path.relative_to(root)}\0{stat.st_size}\0".encode())
         if stat.st_size > BIG:
             h.update(str(stat.st_mtime_ns).encode())
         else:
-            h.update(hashlib.sha256(path.read_bytes()).digest())
+            hash_into(h, path, name=False)
 
 
 def key(project: Project, game_id: str) -> str | None:

@@ -3,7 +3,7 @@
 ReportLab's `Canvas.endForm` builds a form's resource dictionary with fonts, procsets and
 XObjects only: the ExtGState (opacity), ColorSpace and Shading the form's content names are
 dropped, so `/gRLs0 gs` inside the form points at nothing. Poppler then warns, strict RIPs and
-Ghostscript with -dPDFSTOPONERROR refuse the page, and transparency is lost. `end_form` hands the
+Ghostscript with -dPDFSTOPONERROR refuse the page, and transparency is lost. `end_form` gives the
 form a complete resource dictionary instead (ReportLab keeps the form's graphics states in a
 state of their own from beginForm to endForm, so they are exactly what its content names).
 """

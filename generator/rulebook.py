@@ -35,6 +35,7 @@ from generator.errors import ContentError, rel
 from generator.figures import FaceCache, world_digest
 from generator.glossary import load_glossary
 from generator.project import inside
+from generator.rule_notes import check_sections, load_notes
 from generator.rulebook_data import Blocks, RulesData, ui
 from generator.rules_source import RulesSource, Section, parse_rules, rules_files
 from generator.sizes import paper_size
@@ -82,6 +83,14 @@ class _Guard:
         return path
 
 
+def _read(path: Path) -> bytes:
+    """What WeasyPrint fetches: a regular file under the size cap (never a FIFO or a device)."""
+    from generator.limits import LIMITS
+    from generator.project import read_bytes
+
+    return read_bytes(path, LIMITS.files.art_bytes, "rulebook file")
+
+
 def url_fetcher(content: GameContent, cache_dir: Path | None = None):
     """The fetcher WeasyPrint uses for one game's rulebooks; `fetcher(url)` raises ContentError
     for any network URL and any file outside the game folder, templates/, the fonts and the
@@ -102,7 +111,7 @@ def url_fetcher(content: GameContent, cache_dir: Path | None = None):
             def __call__(self, url: str) -> dict:
                 path = self.guard.check(url)
                 return {
-                    "string": path.read_bytes(),
+                    "string": _read(path),
                     "redirected_url": path.as_uri(),
                     "mime_type": mimetypes.guess_type(path.name)[0],
                 }
@@ -112,7 +121,7 @@ def url_fetcher(content: GameContent, cache_dir: Path | None = None):
     class RulebookFetcher(URLFetcher):
         def fetch(self, url, headers=None):
             path = guard.check(url)
-            return URLFetcherResponse(path.as_uri(), path.read_bytes())
+            return URLFetcherResponse(path.as_uri(), _read(path))
 
     fetcher = RulebookFetcher(fail_on_errors=True)
     fetcher.guard = guard
@@ -313,6 +322,8 @@ def _template_line(tb) -> int | None:
 
 
 def _explain(exc: Exception) -> tuple[str, str]:
+    if isinstance(exc, RecursionError):
+        return "template nested or recursing too deeply", "simplify the expression or macro"
     if isinstance(exc, SecurityError):
         return (
             f"template refused by the sandbox: {exc}",
@@ -335,7 +346,7 @@ def run_jinja(text: str, ctx: dict, file: Path, first_line: int, key: str | None
         return text
     try:
         template = templating.ENV.from_string(text)
-    except TemplateError as exc:
+    except (TemplateError, RecursionError) as exc:
         message, hint = _explain(exc)
         line = first_line + (getattr(exc, "lineno", 1) or 1) - 1
         raise ContentError(message, file, line, key, hint, code="rules-template") from None
@@ -353,6 +364,7 @@ def run_jinja(text: str, ctx: dict, file: Path, first_line: int, key: str | None
         AttributeError,
         KeyError,
         IndexError,
+        RecursionError,
     ) as exc:
         at = _template_line(exc.__traceback__)
         message, hint = _explain(exc)
@@ -447,6 +459,8 @@ class _Builder:
         data = RulesData(content, lang, faces, blocks, icons, self.glossary)
         ctx = data.context()
         anchors = {s.number: anchor(prefix, s.number) for s in source.rules.sections}
+        notes = load_notes(content.dir, content.languages)
+        check_sections(notes, lang, list(anchors))
         path = source.path
 
         def body(text: str, first_line: int, key: str | None) -> Markup:
@@ -460,14 +474,26 @@ class _Builder:
                 "key": key,
             }
             html = markup.to_html(text, env)
-            if lang == "ko":  # before the helpers' HTML comes back: it keeps its own words
-                html = markup.keep_words(html)
+            # Hangul words stay whole in every edition (Korean quoted in en or es too); before
+            # the helpers' HTML comes back: it keeps its own words
+            html = markup.keep_words(html)
             return Markup(blocks.restore(html))
 
         def title(s: Section) -> Markup:
             text = run_jinja(s.title, ctx, path, s.line, f"§{s.number}")
             html = markup.inline_html(text, {"icons": icons})
-            return Markup(markup.keep_words(html) if lang == "ko" else html)
+            return Markup(markup.keep_words(html))
+
+        def note(number: str) -> Markup:
+            """The editor's note of a section in this language, boxed apart from the rules."""
+            text = notes.get(number, lang)
+            if not text:
+                return Markup("")
+            html = markup.keep_words(markup.inline_html(text, {"icons": icons}))
+            label = markup.escape(ui(lang)["editor_note"])
+            return Markup(
+                f'<aside class="editor-note"><span class="note-label">{label}</span> {html}</aside>'
+            )
 
         intro_line = next(
             (
@@ -488,7 +514,7 @@ class _Builder:
                     title(s),
                     len(s.key),
                     anchors[s.number],
-                    body(s.body, source.first_line(s.line), f"§{s.number}"),
+                    body(s.body, source.first_line(s.line), f"§{s.number}") + note(s.number),
                 )
             except ContentError as exc:
                 if errors is None:
@@ -498,9 +524,7 @@ class _Builder:
                     s.number, Markup(""), len(s.key), anchors[s.number], Markup("")
                 )
             sections.append(section)
-        subtitle = Markup(markup.escape(data.description))
-        if lang == "ko":
-            subtitle = Markup(markup.keep_words(str(subtitle)))
+        subtitle = Markup(markup.keep_words(str(markup.escape(data.description))))
         return LanguageHtml(
             lang,
             data.title or source.rules.title,
@@ -537,8 +561,9 @@ class _Builder:
         for spec in specs:
             w, h = spec.size_pt
             picture = faces.face(spec, spec.items[0], "front", w * height / h)
+            cls = "face shaped" if picture.shaped else "face"  # a die-cut face is not framed
             html.append(
-                f'<img class="face" src="{picture.path.resolve().as_uri()}" alt="" '
+                f'<img class="{cls}" src="{picture.path.resolve().as_uri()}" alt="" '
                 f'style="height: {height / MM:.2f}mm">'
             )
         return Markup("".join(html))
@@ -830,7 +855,8 @@ def render_bilingual(
 
 # ---------------------------------------------------------------- what `pnp check` runs
 
-# The bullets the stylesheet draws for lists nested 1, 2 and 3 deep (disc, circle, square).
+# The bullets the stylesheet draws for lists nested 1, 2 and 3 deep (list-style-type disc,
+# circle and its third kind).
 BULLETS = "•◦▪"
 _TAGS = re.compile(r"<[^>]*>")
 _UL = re.compile(r"<(/?)ul[\s>]")

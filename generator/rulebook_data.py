@@ -12,7 +12,9 @@ ability's effect "Deals {{ damage }} damage" reads its own numbers) and these he
     table(rows, columns)            a table from a list of mappings; columns {header: key}
     figure(component, item, side='front', width='45mm', caption=None)   a face, drawn by the
                                     component engine and embedded as a 300 dpi picture
-    board(rows, component=None, width=None, gap='1.5mm')   a grid of faces (item ids)
+    board(rows, component=None, width=None, gap='1.5mm', pieces=None, per_face=1)
+                                    a grid of faces (item ids), with pieces on its cells
+    scene(pieces, size, width='150mm')   faces laid out on a table (setup, example positions)
     icon(name)                      one of the game's icons
 
 Helpers that make HTML return a placeholder; the HTML replaces it after Markdown, so the
@@ -43,6 +45,7 @@ UI = {
         "count": "Cant.",
         "detail": "Detalle",
         "bilingual": "Edición bilingüe",
+        "editor_note": "Nota del editor:",
     },
     "en": {
         "contents": "Contents",
@@ -52,6 +55,7 @@ UI = {
         "count": "Qty",
         "detail": "Breakdown",
         "bilingual": "Bilingual edition",
+        "editor_note": "Editor's note:",
     },
     "ko": {
         "contents": "차례",
@@ -61,6 +65,7 @@ UI = {
         "count": "수량",
         "detail": "구성",
         "bilingual": "2개 국어판",
+        "editor_note": "편집자 주:",
     },
 }
 
@@ -200,6 +205,7 @@ class RulesData:
             table=self.table,
             figure=self.figure,
             board=self.board,
+            scene=self.scene,
             icon=self.icon,
         )
         return ctx
@@ -472,15 +478,29 @@ class RulesData:
         cap = f'<span class="caption">{self._cell(caption)}</span>' if caption else ""
         mm = width_pt / MM
         alt = markup.escape(f"{self._name(spec.id)} {item.id}")
+        cls = "face shaped" if picture.shaped else "face"  # a die-cut face is not framed
         html = (
             f'<span class="figure" style="width: {mm:.2f}mm">'
-            f'<img class="face" src="{picture.path.resolve().as_uri()}" alt="{alt}" '
+            f'<img class="{cls}" src="{picture.path.resolve().as_uri()}" alt="{alt}" '
             f'style="width: {mm:.2f}mm">{cap}</span>'
         )
         return self.blocks.add(html, "figure")
 
-    def board(self, rows, component=None, width=None, gap="1.5mm", caption=None) -> str:
-        """A grid of faces: rows of item ids ('id', 'id:back', or '' / None for an empty cell)."""
+    def board(
+        self,
+        rows,
+        component=None,
+        width=None,
+        gap="1.5mm",
+        caption=None,
+        pieces=None,
+        per_face=1,
+    ) -> str:
+        """A grid of faces: rows of item ids ('id', 'id:back', or '' / None for an empty cell).
+
+        `pieces` puts faces of other components on it, for an example position: a list of
+        {item, component (optional), cell: [row, col], side (optional)}, cells counted over the
+        whole board when each face is divided into `per_face` x `per_face` cells (e.g. 2 x 2)."""
         if isinstance(rows, str):
             rows = [r for r in rows.splitlines() if r.strip()]
         grid = [r.split() if isinstance(r, str) else list(r) for r in rows or []]
@@ -563,9 +583,120 @@ class RulesData:
                 )
             bottom = f' style="margin-bottom: {pct_g:.3f}%"' if r < len(cells) - 1 else ""
             lines.append(f'<div class="board-row"{bottom}>{"".join(parts)}</div>')
+        cell_h = cell_w * fh / fw
+        overlay = self._pieces(pieces, per_face, cell_w, cell_h, g, len(cells), cols, cell_w / fw)
         cap = f'<p class="caption">{self._cell(caption)}</p>' if caption else ""
-        html = f'<div class="board" style="width: {total / MM:.2f}mm">{"".join(lines)}</div>{cap}'
+        html = (
+            f'<div class="board" style="width: {total / MM:.2f}mm">{"".join(lines)}{overlay}</div>'
+            f"{cap}"
+        )
         return self.blocks.add(f'<div class="board-figure">{html}</div>')
+
+    def _pieces(self, pieces, per_face, cell_w, cell_h, gap, rows, cols, scale) -> str:
+        """Absolutely placed faces over a board(), centred on their cells, at the board's scale."""
+        if not pieces:
+            return ""
+        if not isinstance(per_face, int) or not 1 <= per_face <= 8:
+            raise ContentError(
+                "board(): per_face must be a whole number 1-8", code="rules-template"
+            )
+        out = []
+        for piece in pieces:
+            if not isinstance(piece, dict) or "item" not in piece or "cell" not in piece:
+                raise ContentError(
+                    "board(): each piece needs item and cell",
+                    code="rules-template",
+                    hint="e.g. {'item': 'a-piece', 'cell': [3, 4]}",
+                )
+            found = [
+                (c, i)
+                for c in self.content.components
+                if piece.get("component") in (None, c.id)
+                for i in c.items
+                if i.id == piece["item"] and c.model.kind != "tile"
+            ]
+            if len(found) != 1:
+                raise ContentError(
+                    f"board(): piece '{piece['item']}' names "
+                    + ("no item" if not found else "an item of several components"),
+                    code="rules-template",
+                    hint="pass 'component' to say which",
+                )
+            spec, item = found[0]
+            row, col = (int(v) for v in piece["cell"])
+            if not (0 <= row < rows * per_face and 0 <= col < cols * per_face):
+                raise ContentError(
+                    f"board(): cell [{row}, {col}] is off the board",
+                    code="rules-template",
+                    hint=f"rows 0-{rows * per_face - 1}, columns 0-{cols * per_face - 1}",
+                )
+            pw, ph = (v * scale for v in spec.size_pt)
+            x = (col // per_face) * (cell_w + gap) + (col % per_face + 0.5) * cell_w / per_face
+            y = (row // per_face) * (cell_h + gap) + (row % per_face + 0.5) * cell_h / per_face
+            picture = self.faces.face(spec, item, piece.get("side", "front"), pw)
+            # percentages of the board, so a board narrowed to its column keeps its pieces
+            total_w = cols * cell_w + (cols - 1) * gap
+            total_h = rows * cell_h + (rows - 1) * gap
+            out.append(
+                f'<img class="piece" src="{picture.path.resolve().as_uri()}" '
+                f'alt="{markup.escape(item.id)}" style="left: {(x - pw / 2) / total_w * 100:.3f}%; '
+                f'top: {(y - ph / 2) / total_h * 100:.3f}%; width: {pw / total_w * 100:.3f}%">'
+            )
+        return "".join(out)
+
+    def scene(self, pieces, size, width="150mm", caption=None, side=None) -> str:
+        """Faces laid out on a table, seen from above: a setup or an example position.
+
+        `size` is the table area [w, h] in mm; each piece is {component, item, side (optional),
+        at: [x, y] (its centre, mm from the top-left), rotate: 0, 90, 180 or 270}. The whole
+        scene is scaled to `width`, every piece at the same scale, so sizes stay true.
+        side='right' (or 'left') floats the picture beside the text ("the picture on the right")."""
+        try:
+            area_w, area_h = (float(v) for v in size)
+        except (TypeError, ValueError):
+            raise ContentError(
+                "scene(): size is [width, height] in mm", code="rules-template"
+            ) from None
+        if not (10 <= area_w <= 5000 and 10 <= area_h <= 5000):
+            raise ContentError("scene(): size must be 10-5000 mm a side", code="rules-template")
+        total = _length(width, "scene width")
+        if not 20 * MM <= total <= 180 * MM:
+            raise ContentError("scene(): width must be 20-180 mm", code="rules-template")
+        scale = total / (area_w * MM)
+        parts = []
+        for piece in pieces or []:
+            if not isinstance(piece, dict) or not {"component", "item", "at"} <= set(piece):
+                raise ContentError(
+                    "scene(): each piece needs component, item and at",
+                    code="rules-template",
+                    hint="e.g. {'component': 'boards', 'item': 'north', 'at': [120, 80]}",
+                )
+            spec = self._spec(piece["component"])
+            item = self._item(spec, piece["item"])
+            rotate = piece.get("rotate", 0)
+            if rotate not in (0, 90, 180, 270):
+                raise ContentError("scene(): rotate is 0, 90, 180 or 270", code="rules-template")
+            x, y = (float(v) for v in piece["at"])
+            fw, fh = spec.size_pt
+            pw, ph = fw * scale, fh * scale
+            picture = self.faces.face(spec, item, piece.get("side", "front"), pw)
+            cx, cy = x * MM * scale, y * MM * scale
+            turn = f" transform: rotate({rotate}deg);" if rotate else ""
+            parts.append(
+                f'<img class="piece" src="{picture.path.resolve().as_uri()}" '
+                f'alt="{markup.escape(item.id)}" style="left: {(cx - pw / 2) / MM:.2f}mm; '
+                f'top: {(cy - ph / 2) / MM:.2f}mm; width: {pw / MM:.2f}mm;{turn}">'
+            )
+        height = area_h * MM * scale
+        cap = f'<p class="caption">{self._cell(caption)}</p>' if caption else ""
+        html = (
+            f'<div class="scene" style="width: {total / MM:.2f}mm; height: {height / MM:.2f}mm">'
+            f"{''.join(parts)}</div>{cap}"
+        )
+        if side not in (None, "left", "right"):
+            raise ContentError("scene(): side is 'left' or 'right'", code="rules-template")
+        float_css = f' float-{side}" style="width: {total / MM:.2f}mm' if side else ""
+        return self.blocks.add(f'<div class="board-figure{float_css}">{html}</div>')
 
     def icon(self, name: str) -> str:
         if name not in self.icons:

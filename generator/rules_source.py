@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.errors import ContentError
+from generator.limits import LIMITS, exceeded
 from generator.yamlload import read_text
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -69,6 +70,14 @@ class RulesSource:
 
 def parse_rules(path: Path, lang: str) -> RulesSource:
     text = read_text(path)
+    if len(text.encode("utf-8")) > LIMITS.counts.rulebook_bytes:
+        raise exceeded(
+            "the rulebook size",
+            f"{len(text.encode()):,} bytes",
+            f"{LIMITS.counts.rulebook_bytes:,}",
+            file=path,
+        )
+    seen: dict[str, Section] = {}  # number -> section: duplicates found in one pass
     lines = text.splitlines()
     title, intro_lines = "", []
     sections: list[Section] = []
@@ -106,8 +115,25 @@ def parse_rules(path: Path, lang: str) -> RulesSource:
                     hint="start it with its number, e.g. '## 3.2 Cartas de control'",
                 )
             number, heading_title = numbered.group(1), numbered.group(2)
-            if any(s.number == number for s in sections):
-                first = next(s for s in sections if s.number == number)
+            digits = max(len(part) for part in number.split("."))
+            if digits > LIMITS.counts.section_number_digits or number.count(".") > 8:
+                raise ContentError(
+                    f"section number '{number[:20]}...' is too long",
+                    path,
+                    index,
+                    code="rules-heading",
+                    hint="numbers like 3 or 3.2.1",
+                )
+            if len(sections) >= LIMITS.counts.rulebook_headings:
+                raise exceeded(
+                    "the number of numbered headings",
+                    f"over {LIMITS.counts.rulebook_headings:,}",
+                    f"{LIMITS.counts.rulebook_headings:,}",
+                    file=path,
+                    line=index,
+                )
+            if number in seen:
+                first = seen[number]
                 raise ContentError(
                     f"section {number} appears twice (also at line {first.line})",
                     path,
@@ -118,6 +144,7 @@ def parse_rules(path: Path, lang: str) -> RulesSource:
             close()
             current = Section(number, heading_title, len(match.group(1)), index)
             sections.append(current)
+            seen[number] = current
             body = []
             continue
         if current is None:

@@ -1,4 +1,5 @@
-"""Write component PDFs: imposed duplex sheets and tiled faces (exports/ calls these)."""
+"""Write component PDFs: imposed duplex sheets and tiled faces (exports/ calls these); shaped
+or grouped components go to packed_sheets.py."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from generator.errors import ContentError
 from generator.model import PrintSettings
 from generator.render import FaceRenderer, colour
 from generator.sizes import paper_size
-from generator.units import MM
+from generator.textspots import text_rects
 
 MARK_WIDTH = 0.25  # pt: hairline crop marks
 LABEL_SIZE = 6.0
@@ -77,10 +78,13 @@ def write_sheets(
     comp_ctx = renderer.context(comp, None)
     for sheet in range(sheets_total):
         batch = all_copies[sheet * grid.per_sheet : (sheet + 1) * grid.per_sheet]
-        # Front
+        # Front: boxes, marks and cut lines only around the cells this sheet uses.
         page_no += 1
-        canvas.setTrimBox(faces.box(grid.trim_box))
-        canvas.setBleedBox(faces.box(grid.bleed_box))
+        cells = [s.trim for s in slots[: len(batch)]]
+        used = impose.bbox(cells)
+        used_bleed = used.grown(bleed, bleed, bleed, bleed)
+        canvas.setTrimBox(faces.box(used))
+        canvas.setBleedBox(faces.box(used_bleed))
         placed = []
         occupied = {(s.col, s.row) for s in slots[: len(batch)]}
         clips = [grid.clip_for(slot, occupied) for slot in slots[: len(batch)]]
@@ -92,16 +96,16 @@ def write_sheets(
                     comp.id, cp.item.id, cp.copy, slot.trim, bleed, rotated=grid.rotated
                 )
             )
-        _draw_marks(canvas, grid)
+        safe = impose.Rect(grid.margin, grid.margin, W - 2 * grid.margin, H - 2 * grid.margin)
+        marks = impose.marks_around(cells, bleed, safe) if grid.crop_marks else []
+        draw_segments(canvas, marks, "#000000", MARK_WIDTH)
         if settings.cut_lines:
-            _draw_cut_lines(canvas, grid)
-        _label(
-            canvas,
-            renderer,
-            grid,
-            f"{title} · {name} · {lang} · {sheet + 1}/{sheets_total} · {_side_word('front', lang)}",
-            (W, H),
+            draw_segments(canvas, impose.cell_edges(cells), CUT_COLOUR, CUT_WIDTH)
+        label_text = (
+            f"{title} · {name} · {lang} · {sheet + 1}/{sheets_total} · {_side_word('front', lang)}"
         )
+        strip = _label_strip(grid.margin, W, used_bleed)
+        draw_label(canvas, renderer, label_text, marks, strip)
         canvas.showPage()
         pages.append(entries.page_entry(rel_path, page_no, "front", placed))
         if not has_backs:
@@ -109,8 +113,8 @@ def write_sheets(
         # Back: the mirror image of the front sheet, for a duplex printer.
         page_no += 1
         back_sheet = grid.back_sheet_transform(settings.duplex, offset)
-        canvas.setTrimBox(faces.box(grid.trim_box.mapped(back_sheet)))
-        canvas.setBleedBox(faces.box(grid.bleed_box.mapped(back_sheet)))
+        canvas.setTrimBox(faces.box(used.mapped(back_sheet)))
+        canvas.setBleedBox(faces.box(used_bleed.mapped(back_sheet)))
         placed = []
         for slot, front_clip, cp in zip(slots[: len(batch)], clips, batch, strict=True):
             if not cp.item.back:
@@ -135,12 +139,13 @@ def write_sheets(
                     rotated=grid.rotated,
                 )
             )
-        _label(
+        back_marks = [_mapped_segment(back_sheet, seg) for seg in marks]
+        draw_label(
             canvas,
             renderer,
-            grid,
             f"{title} · {name} · {lang} · {sheet + 1}/{sheets_total} · {_side_word('back', lang)}",
-            (W, H),
+            back_marks,
+            _label_strip(grid.margin, W, used_bleed.mapped(back_sheet)),
         )
         canvas.showPage()
         pages.append(entries.page_entry(rel_path, page_no, "back", placed))
@@ -182,6 +187,11 @@ def write_tiled(
             margin=settings.margin.points,
             overlap=settings.overlap.points,
             crop_marks=settings.crop_marks,
+            avoid=tuple(
+                impose.Rect(r.x, r.y, r.w, r.h)
+                for item in comp.items
+                for r in text_rects(renderer, item.layout, renderer.context(comp, item), w, h)
+            ),
         )
     except impose.DoesNotFit as exc:
         raise ContentError(
@@ -241,7 +251,12 @@ def write_tiled(
             paper=paper,
             pages=page_no,
             component=comp.id,
-            tiles={"rows": plan.rows, "cols": plan.cols, "overlap_mm": entries.mm(plan.overlap)},
+            tiles={
+                "rows": plan.rows,
+                "cols": plan.cols,
+                "overlap_mm": entries.mm(plan.overlap),
+                "seam_crossings": plan.crossings,  # text a seam could not avoid
+            },
         ),
         "sheets": pages,
     }
@@ -299,7 +314,7 @@ def _draw_tile_guides(canvas, plan, tile, marks, settings) -> None:
         if tile.row > 0:
             canvas.line(t.x, t.y + t.h - half, t.x + t.w, t.y + t.h - half)
     canvas.setDash([])
-    r = 2.2 * MM
+    r = plan.mark_radius
     for x, y in marks:  # a white halo keeps the mark visible on dark art
         for width, colour_ in ((1.6, "#ffffff"), (0.4, "#000000")):
             canvas.setLineWidth(width)
@@ -323,22 +338,25 @@ def _label_at(canvas, renderer, text: str, page, margin: float, clip) -> None:
     canvas.restoreState()
 
 
-def _draw_marks(canvas, grid: impose.Grid) -> None:
+CUT_COLOUR = "#8c8c8c"
+CUT_WIDTH = 0.35  # pt
+
+
+def draw_segments(canvas, segments, stroke: str, width: float) -> None:
+    if not segments:
+        return
     canvas.saveState()
-    canvas.setStrokeColor(colour("#000000"))
-    canvas.setLineWidth(MARK_WIDTH)
-    for x1, y1, x2, y2 in grid.marks():
+    canvas.setStrokeColor(colour(stroke))
+    canvas.setLineWidth(width)
+    for x1, y1, x2, y2 in segments:
         canvas.line(x1, y1, x2, y2)
     canvas.restoreState()
 
 
-def _draw_cut_lines(canvas, grid: impose.Grid) -> None:
-    canvas.saveState()
-    canvas.setStrokeColor(colour("#8c8c8c"))
-    canvas.setLineWidth(0.35)
-    for x1, y1, x2, y2 in impose.cut_lines(grid):
-        canvas.line(x1, y1, x2, y2)
-    canvas.restoreState()
+def _mapped_segment(m, seg):
+    x1, y1 = impose.apply(m, seg[0], seg[1])
+    x2, y2 = impose.apply(m, seg[2], seg[3])
+    return (x1, y1, x2, y2)
 
 
 _SIDES = {
@@ -351,29 +369,28 @@ def _side_word(side: str, lang: str) -> str:
     return _SIDES[side].get(lang, side)
 
 
-def _label(canvas, renderer, grid: impose.Grid, text: str, paper) -> None:
-    """A small sheet label in the bottom margin, between crop marks, never within 5 mm of the
-    edge."""
-    W, _ = paper
-    bb = grid.bleed_box
-    room = bb.y - impose.MARK_GAP - grid.margin
-    if room < LABEL_SIZE * 1.2:
+def _label_strip(margin: float, page_w: float, used_bleed: impose.Rect) -> impose.Rect:
+    """The bottom margin below the printed area, where the sheet label may go."""
+    return impose.Rect(margin, margin, page_w - 2 * margin, used_bleed.y - impose.MARK_GAP - margin)
+
+
+def draw_label(canvas, renderer, text: str, marks, strip: impose.Rect) -> None:
+    """A small sheet label in the widest stretch of the strip that no crop mark crosses."""
+    if strip.h < LABEL_SIZE * 1.2:
         return
+    spot = impose.label_spot(marks, strip)
+    if spot is None:
+        return
+    centre, room = spot
     face = renderer.fonts.default
     size = LABEL_SIZE
+    if face.width(text, size) > room - 4:
+        size = size * (room - 4) / face.width(text, size)
+        if size < 4.0:
+            return  # no room for a legible label: better none than one struck by marks
     canvas.saveState()
     canvas.setFillColor(colour("#6b6b6b"))
     canvas.setFont(face.name, size)
-    y = grid.margin + (room - size) / 2 + size * 0.2
-    # centre it between the two crop marks nearest the middle
-    cw, _ = grid.cell
-    cols_x = sorted(
-        {grid.x0 + c * (cw + grid.gutter) + dx for c in range(grid.cols) for dx in (0, cw)}
-    )
-    left = max([x for x in cols_x if x <= W / 2 + 0.01] or [grid.margin])
-    right = min([x for x in cols_x if x > left + 1] or [W - grid.margin])
-    if face.width(text, size) > right - left - 4:
-        size = max(4.0, size * (right - left - 4) / face.width(text, size))
-        canvas.setFont(face.name, size)
-    canvas.drawCentredString((left + right) / 2, y, text)
+    y = strip.y + (min(strip.h, 3 * LABEL_SIZE) - size) / 2 + size * 0.2
+    canvas.drawCentredString(centre, y, text)
     canvas.restoreState()

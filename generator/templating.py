@@ -6,29 +6,172 @@ StrictUndefined: `{{ ''.__class__ }}` is refused and a misspelt variable is an e
 
 from __future__ import annotations
 
+import functools
 import re
 from functools import lru_cache
 from typing import Any
 
-from jinja2 import StrictUndefined, TemplateError, UndefinedError
+from jinja2 import StrictUndefined, Template, TemplateError, UndefinedError, nodes
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from generator.errors import ContentError
+from generator.limits import LIMITS
 
 _LANG = re.compile(r"^[a-z]{2}$")
 MAX_RENDERED = 100_000  # characters; longer output is a runaway template
 
 
+_WIDTH = re.compile(r"(?<![0-9])([0-9]{4,})")  # a number of 4+ digits in a format spec
+
+
+class _Budget:
+    """What one top-level render may spend (limits.yaml, jinja): reset when it starts."""
+
+    depth = 0
+    loops = 0
+    fills = 0
+
+
+def _too_big(what: str, size: int, limit: int) -> SecurityError:
+    return SecurityError(f"{what} would be {size:,} long (limit {limit:,})")
+
+
+def _check_size(value: Any) -> Any:
+    jinja = LIMITS.jinja
+    if isinstance(value, str) and len(value) > jinja.string_chars:
+        raise _too_big("a string", len(value), jinja.string_chars)
+    if isinstance(value, (list, tuple, dict)) and len(value) > jinja.list_items:
+        raise _too_big("a list", len(value), jinja.list_items)
+    return value
+
+
+def _check_spec(spec: str) -> None:
+    """'%0999999999d' or '{:999999999}': refuse widths and precisions no text needs."""
+    for digits in _WIDTH.findall(spec):
+        if int(digits) > LIMITS.jinja.string_chars:
+            raise _too_big("a formatted field", int(digits), LIMITS.jinja.string_chars)
+
+
+def _check_int(value: Any) -> None:
+    if isinstance(value, int) and value.bit_length() > LIMITS.jinja.power_bits:
+        raise SecurityError(
+            f"a number of {value.bit_length()} bits (limit {LIMITS.jinja.power_bits})"
+        )
+
+
+_WIDTH_METHODS = {"ljust", "rjust", "center", "zfill", "expandtabs"}
+
+
+class _Template(Template):
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        # The loop budget is per top-level render; fill() renders inside a render.
+        if _Budget.depth == 0:
+            _Budget.loops = _Budget.fills = 0
+        _Budget.depth += 1
+        try:
+            return super().render(*args, **kwargs)
+        except RecursionError:
+            raise SecurityError(
+                "recursion too deep (a macro or fill() that calls itself?)"
+            ) from None
+        finally:
+            _Budget.depth -= 1
+
+
 class _Env(SandboxedEnvironment):
-    # Ranges and string repetition are the usual ways to make a template explode.
+    """The sandbox, limited: loop iterations, string and list sizes, big numbers, recursion.
+
+    Jinja's own sandbox stops escapes to Python but not runaway work: `range(1000)` nested
+    three deep, `[0] * 300000000`, `'%0999999999d' % 1` or `9 ** 64 ** 64` all pass it.
+    """
+
+    template_class = _Template
+    intercepted_binops = frozenset(["*", "**", "%", "+", "//"])
+
     def call_binop(self, context, operator, left, right):
-        if operator in ("*", "**") and (
-            isinstance(left, str)
-            or isinstance(right, str)
-            or (operator == "**" and isinstance(right, (int, float)) and abs(right) > 64)
-        ):
-            raise SecurityError("repetition and large powers are not allowed in templates")
-        return super().call_binop(context, operator, left, right)
+        jinja = LIMITS.jinja
+        if operator == "*":
+            seq, times = (left, right) if isinstance(left, (str, list, tuple)) else (right, left)
+            if isinstance(seq, (str, list, tuple)) and isinstance(times, int):
+                limit = jinja.string_chars if isinstance(seq, str) else jinja.list_items
+                if len(seq) * times > limit:
+                    raise _too_big("a repetition", len(seq) * times, limit)
+            elif (
+                isinstance(left, int)
+                and isinstance(right, int)
+                and left.bit_length() + right.bit_length() > jinja.power_bits
+            ):
+                raise SecurityError("a product too large to compute")
+        elif operator == "**":
+            if isinstance(left, int) and isinstance(right, int) and right > 0:
+                bits = max(left.bit_length(), 1) * right
+                if abs(left) > 1 and bits > jinja.power_bits:
+                    raise SecurityError(
+                        f"a power of about {bits:,} bits (limit {jinja.power_bits})"
+                    )
+        elif operator == "%" and isinstance(left, str):
+            _check_spec(left)
+        result = super().call_binop(context, operator, left, right)
+        return _check_size(result)
+
+    def call(__self, __context, __obj, *args, **kwargs):
+        # str.format reaches us wrapped by the sandbox: the string is on the wrapped method.
+        owner = getattr(__obj, "__self__", None)
+        if owner is None:
+            owner = getattr(getattr(__obj, "__wrapped__", None), "__self__", None)
+        name = getattr(__obj, "__name__", "")
+        if isinstance(owner, str):
+            wide = args and isinstance(args[0], int) and args[0] > LIMITS.jinja.string_chars
+            if name in _WIDTH_METHODS and wide:
+                raise _too_big(f"str.{name}()", args[0], LIMITS.jinja.string_chars)
+            if name in ("format", "format_map"):
+                _check_spec(owner)
+                if re.search(r"\{[^{}]*\{", owner):  # a width taken from an argument
+                    for value in (*args, *kwargs.values()):
+                        _check_spec(str(value) if isinstance(value, int) else "")
+        result = super().call(__context, __obj, *args, **kwargs)
+        return _check_size(result)
+
+    def _parse(self, source, name, filename):
+        # Every {% for %} iterates through a counter: nested loops share one budget.
+        tree = super()._parse(source, name, filename)
+        for loop in tree.find_all(nodes.For):
+            loop.iter = nodes.Filter(loop.iter, "pnp_loop", [], [], None, None, lineno=loop.lineno)
+        return tree
+
+
+def _loop(iterable):
+    limit = LIMITS.jinja.loop_iterations
+    for value in iterable:
+        _Budget.loops += 1
+        if _Budget.loops > limit:
+            raise SecurityError(f"more than {limit:,} loop iterations in one template")
+        yield value
+
+
+def _guarded(filter_func):
+    """A built-in filter whose arguments and result are held to the budget."""
+
+    skip = 2 if getattr(filter_func, "jinja_pass_arg", None) else 1  # (context,) value
+
+    @functools.wraps(filter_func)
+    def run(*args, **kwargs):
+        for value in (*args[skip:], *kwargs.values()):  # the arguments, not the value filtered
+            if (
+                isinstance(value, int)
+                and not isinstance(value, bool)
+                and value > LIMITS.jinja.string_chars
+            ):
+                raise _too_big(
+                    f"an argument of '{filter_func.__name__}'", value, LIMITS.jinja.string_chars
+                )
+        if filter_func.__name__ in ("do_format", "format"):
+            for value in args:
+                if isinstance(value, str):
+                    _check_spec(value)
+        return _check_size(filter_func(*args, **kwargs))
+
+    return run
 
 
 def _finalize(value: Any) -> Any:
@@ -48,14 +191,17 @@ def _finalize(value: Any) -> Any:
 ENV = _Env(
     undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False, finalize=_finalize
 )
-ENV.intercepted_binops = frozenset(["*", "**"])
+ENV.filters = {name: _guarded(f) for name, f in ENV.filters.items()}
+ENV.filters["pnp_loop"] = _loop
 
 
 def _small_range(*args):
     """range() for templates, capped so a template cannot build a huge list."""
     r = range(*args)
-    if len(r) > 1000:
-        raise SecurityError("range() in a template is limited to 1,000 numbers")
+    if len(r) > LIMITS.jinja.range_items:
+        raise SecurityError(
+            f"range() in a template is limited to {LIMITS.jinja.range_items:,} numbers"
+        )
     return r
 
 
@@ -73,6 +219,9 @@ def _fill(text, data):
         return text
     if not isinstance(data, dict):
         raise SecurityError("fill() needs a mapping of values")
+    _Budget.fills += 1
+    if _Budget.depth > LIMITS.jinja.fill_depth or _Budget.fills > LIMITS.jinja.loop_iterations:
+        raise SecurityError(f"fill() nested more than {LIMITS.jinja.fill_depth} deep")
     return render(text, data)
 
 
@@ -94,6 +243,8 @@ def _compile_expr(text: str):
 
 
 def _explain(exc: Exception) -> tuple[str, str | None]:
+    if isinstance(exc, RecursionError):
+        return "template nested or recursing too deeply", "simplify the expression or macro"
     if isinstance(exc, SecurityError):
         return f"template refused by the sandbox: {exc}", "templates may only read the item's data"
     if isinstance(exc, UndefinedError):
@@ -118,6 +269,7 @@ def render(text: str, context: dict[str, Any]) -> str:
         ValueError,
         ArithmeticError,
         AttributeError,
+        RecursionError,
     ) as exc:
         message, hint = _explain(exc)
         raise ContentError(message, hint=hint, code="template") from None
@@ -144,6 +296,7 @@ def evaluate(expression: str, context: dict[str, Any]) -> Any:
         ValueError,
         ArithmeticError,
         AttributeError,
+        RecursionError,
     ) as exc:
         message, hint = _explain(exc)
         raise ContentError(message, hint=hint, code="template") from None
@@ -154,7 +307,7 @@ def check_syntax(text: str) -> None:
     if is_template(text):
         try:
             _compile(text)
-        except TemplateError as exc:
+        except (TemplateError, RecursionError) as exc:
             message, hint = _explain(exc)
             raise ContentError(message, hint=hint, code="template") from None
 

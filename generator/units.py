@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
+
+from generator.limits import LIMITS
 
 MM = 72 / 25.4  # points per millimetre
 _UNITS = {"mm": MM, "cm": 10 * MM, "in": 72.0, "pt": 1.0}
@@ -26,6 +29,18 @@ class Length:
 
 
 def parse_length(value, *, allow_percent: bool = True) -> Length:
+    """A length from YAML: finite, and within the budget for any length (limits.yaml)."""
+    length = _parse(value, allow_percent)
+    biggest = LIMITS.lengths.max
+    if length.fraction is not None:
+        if not math.isfinite(length.fraction) or abs(length.fraction) > 10:
+            raise ValueError(f"'{value}': a percentage must be finite and at most 1000%")
+    elif not math.isfinite(length.points) or abs(length.mm) > biggest:
+        raise ValueError(f"'{value}' is not a length between -{biggest} mm and {biggest} mm")
+    return length
+
+
+def _parse(value, allow_percent: bool) -> Length:
     if isinstance(value, Length):
         return value
     if isinstance(value, bool):

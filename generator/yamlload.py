@@ -12,8 +12,9 @@ from typing import Any
 import yaml
 
 from generator.errors import ContentError
+from generator.limits import LIMITS
 
-MAX_FILE_BYTES = 5 * 1024 * 1024
+MAX_FILE_BYTES = LIMITS.files.text_bytes
 MAX_EXPANDED_NODES = 200_000  # after aliases are expanded; stops "billion laughs"
 MAX_STRING = 20_000  # characters in one value: far more than any card or rule paragraph
 
@@ -93,6 +94,26 @@ def _construct_str(loader: _Loader, node: yaml.ScalarNode) -> str:
     return value
 
 
+def _number_guard(construct):
+    """Numbers of thousands of digits: Python refuses to parse them (or takes ages); say where."""
+
+    def build(loader: _Loader, node: yaml.ScalarNode):
+        digits = sum(c.isdigit() for c in str(node.value))
+        if digits > LIMITS.counts.number_digits:
+            raise ContentError(
+                f"a number of {digits} digits (limit {LIMITS.counts.number_digits})",
+                loader.file,
+                node.start_mark.line + 1,
+                hint="a real game never needs numbers this long; check for a typo",
+                code="limit",
+            )
+        return construct(loader, node)
+
+    return build
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _number_guard(_Base.construct_yaml_int))
+_Loader.add_constructor("tag:yaml.org,2002:float", _number_guard(_Base.construct_yaml_float))
 _Loader.add_constructor("tag:yaml.org,2002:str", _construct_str)
 _Loader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
 _Loader.add_constructor("tag:yaml.org,2002:seq", _construct_sequence)
@@ -136,32 +157,11 @@ def _expanded_size(node: yaml.Node, memo: dict, budget: int) -> int:
 
 
 def read_text(path: Path) -> str:
-    """Read a content file as UTF-8 text (a BOM is allowed), with clear errors."""
-    try:
-        if path.is_dir():
-            raise ContentError("is a directory, expected a file", path, code="not-a-file")
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ContentError(
-                f"file is {size // 1024} KiB, over the {MAX_FILE_BYTES // 1024} KiB limit",
-                path,
-                hint="split it into smaller files",
-                code="too-large",
-            )
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise ContentError("file not found", path, code="missing-file") from None
-    except PermissionError:
-        raise ContentError(
-            "file cannot be read (permission denied)",
-            path,
-            hint="check the file's permissions",
-            code="unreadable",
-        ) from None
-    except OSError as exc:
-        raise ContentError(
-            f"file cannot be read ({exc.strerror})", path, code="unreadable"
-        ) from None
+    """Read a content file as UTF-8 text (a BOM is allowed), with clear errors. The file must be
+    a regular file inside the project, under the size limit (see project.read_bytes)."""
+    from generator.project import read_bytes
+
+    data = read_bytes(path, MAX_FILE_BYTES)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

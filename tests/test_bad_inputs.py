@@ -4,6 +4,7 @@ the right exit code, file, line and key, no traceback, and writes nothing to out
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -35,11 +36,23 @@ def build_tree(case: str, dest: Path) -> Path:
         elif src.name != ".keep":
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(src, target)
+    # Things a folder of files cannot hold: symlinks (out of the project) and FIFOs.
+    expected = yaml.safe_load((CORPUS / case / "expected.yaml").read_text()) or {}
+    outside = dest.parent / "outside-secret.txt"
+    outside.write_text("TOP SECRET: never to be read by pnp\n")
+    for rel, to in (expected.get("links") or {}).items():
+        (dest / rel).unlink(missing_ok=True)
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        (dest / rel).symlink_to(outside if to == "@outside" else to)
+    for rel in expected.get("fifos") or []:
+        (dest / rel).unlink(missing_ok=True)
+        os.mkfifo(dest / rel)
     return dest
 
 
 def test_corpus_is_big_enough():
-    assert len(CASES) >= 40
+    print(f"\nbad-input corpus: {len(CASES)} cases")
+    assert len(CASES) >= 90
 
 
 def test_base_tree_is_clean(tmp_path):
@@ -84,10 +97,14 @@ def test_unreadable_file_is_one_clear_error(tmp_path, monkeypatch):
     path = tmp_path / "cards.yaml"
     path.write_text("id: x\n")
 
-    def refuse(self):
-        raise PermissionError(13, "Permission denied")
+    real_open = os.open
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    def refuse(file, *args, **kwargs):
+        if os.fspath(file) == str(path):
+            raise PermissionError(13, "Permission denied")
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
     with pytest.raises(ContentError) as info:
         load_yaml(path)
     assert info.value.code == "unreadable" and "permission denied" in info.value.format()

@@ -122,6 +122,8 @@ def _keys(root: Path) -> dict[str, str]:
 
 def test_an_edit_in_one_language_changes_only_the_targets_that_read_it(dogfight_copy):
     root = dogfight_copy
+    game = root / "content/dogfight/game.yaml"  # sheets and print-shop files: the other exports
+    game.write_text(re.sub(r"exports: \[.*\]", "exports: [sheets, print-shop]", game.read_text()))
     before = _keys(root)
     comp = root / "content/dogfight/components/rewards.yaml"
     text = comp.read_text()
@@ -131,6 +133,7 @@ def test_an_edit_in_one_language_changes_only_the_targets_that_read_it(dogfight_
         "output/dogfight/en/rewards-a4.pdf",
         "output/dogfight/en/rewards-letter.pdf",
         "output/dogfight/en/print-shop/rewards.pdf",
+        "output/dogfight/en/print-shop/order.csv",
         "output/dogfight/en/rulebook.pdf",
         "output/dogfight/en/rulebook-letter.pdf",
         "output/dogfight/rulebook.es-en.pdf",

@@ -298,14 +298,11 @@ def test_print_shop_quantities_add_up_to_every_manifest_count(built, game):
             if f["kind"] == "components" and f["lang"] == lang and f["paper"] == paper:
                 for s in m["sheets"]:
                     if s["file"] == f["path"] and s["side"] == "front":
-                        sheets_copies[f["component"]] += sum(
-                            1 for slot in s["slots"] if "tile" not in slot
-                        )
-                        sheets_copies[f["component"]] += sum(
-                            1
-                            for slot in s["slots"]
-                            if "tile" in slot and slot["tile"]["row"] == slot["tile"]["col"] == 0
-                        )
+                        # per slot: a shared sheet holds pieces of several components
+                        for slot in s["slots"]:
+                            tile = slot.get("tile")
+                            if tile is None or tile["row"] == tile["col"] == 0:
+                                sheets_copies[slot["component"]] += 1
         assert dict(fronts) == {c: n for c, n in counts.items() if n}, (game, lang)
         assert dict(fronts) == dict(sheets_copies), (game, lang)
 
@@ -320,3 +317,30 @@ def test_export_naming_an_unknown_component_is_an_error(dogfight_copy):
     assert result.returncode == 1
     (found,) = [f for f in json.loads(result.stdout) if f["code"] == "unknown-component"]
     assert "planez" in found["message"] and found["file"].endswith("game.yaml")
+
+
+def test_ink_saver_follows_the_layouts_keep_and_drop(dogfight_copy):
+    root = dogfight_copy
+    layout = root / "templates/layouts/dogfight/plane-back.yaml"
+    text = layout.read_text().replace(
+        'background: "#1f2f4a"', 'background: "#1f2f4a"\nbackground_ink: keep'
+    )
+    text = text.replace('fill: "#c0262d"}', 'fill: "#c0262d", ink: drop}')
+    layout.write_text(text)
+    run_pnp(root, "print", "--export", "ink-saver", "--paper", "a4", check=True)
+    m = json.loads((root / "output/dogfight/build-manifest.json").read_text())
+    path = "output/dogfight/en/ink-saver/allied-planes-a4.pdf"
+    back = next(s for s in m["sheets"] if s["file"] == path and s["side"] == "back")
+    slot = back["slots"][0]
+    dpi = 100
+    image = render(root / path, back["page"], dpi=dpi)
+
+    def at(u: float, v: float) -> tuple[int, int, int]:
+        """The pixel at (u, v) mm from the back's top-left corner."""
+        x = (slot["x"] + u) * dpi / 25.4
+        y = image.height - (slot["y"] + slot["h"] - v) * dpi / 25.4
+        return image.getpixel((round(x), round(y)))
+
+    navy, white = (0x1F, 0x2F, 0x4A), (255, 255, 255)
+    assert max(abs(a - b) for a, b in zip(at(8, 50), navy, strict=True)) <= 4  # kept
+    assert max(abs(a - b) for a, b in zip(at(31.5, 44), white, strict=True)) <= 4  # red dropped

@@ -1,13 +1,19 @@
-"""Fuzzing the loader and the checker: every failure must be a clean ContentError.
+"""Fuzzing the loader and the checker: every failure must be a clean ContentError, and no
+example may hang (each has a time limit) or crash.
 
-`make test` runs a small deterministic sample; `make fuzz` runs 2,000 examples
-(PNP_FUZZ_EXAMPLES) with hypothesis choosing freely.
+Game, component, manifest and layout files are mutated as text and as values; the rulebook
+(Markdown with Jinja: figures, tables, images, headings) as text. `pnp check` now builds the
+rulebooks' HTML, so rulebook mutations run the same code `pnp print` runs before WeasyPrint.
+`make test` runs a small deterministic sample; `make fuzz` runs 2,000+ examples
+(PNP_FUZZ_EXAMPLES per test) with hypothesis choosing freely.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
+import time
 
 import pytest
 import yaml
@@ -21,7 +27,7 @@ from generator.content import load_game
 from generator.errors import ContentError
 from generator.project import Project
 
-EXAMPLES = int(os.environ.get("PNP_FUZZ_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("PNP_FUZZ_EXAMPLES", "25"))
 DERANDOMIZE = "PNP_FUZZ_EXAMPLES" not in os.environ
 FUZZ = settings(
     max_examples=EXAMPLES,
@@ -30,14 +36,17 @@ FUZZ = settings(
     database=None,
     suppress_health_check=list(HealthCheck),
 )
-RESULTS = {"examples": 0, "content_errors": 0, "loaded": 0}
+RESULTS = {"examples": 0, "content_errors": 0, "loaded": 0, "slowest": 0.0}
+HANG_SECONDS = 60  # one load and check of the cut-down game takes well under a second
 
 FILES = {
     "game": "content/dogfight/game.yaml",
     "component": "content/dogfight/components/rewards.yaml",
     "manifest": "content/dogfight/manifest.yaml",
     "layout": "templates/layouts/dogfight/reward.yaml",
+    "rules": "content/dogfight/rules/es.md",
 }
+VALUE_FILES = sorted(k for k in FILES if k != "rules")
 YAML_BITS = [
     ":",
     "-",
@@ -78,6 +87,41 @@ YAML_BITS = [
     "1e309",
     "0x",
     ".inf",
+    ".nan",
+    "1e20",
+    "0pt",
+    "-5mm",
+    "99999999999999999999999999999999999999999999999999999999999999999999",
+]
+RULES_BITS = [
+    "\n## 9 Otra\n",
+    "\n## 1 Duplicada\n",
+    "\n### 2.1.1.1 Muy hondo\n",
+    "\n## " + "9" * 80 + " Larga\n",
+    "{{ figure('rewards', 'red-0') }}",
+    "{{ figure('rewards', 'nope') }}",
+    "{{ figure('rewards', 'red-0', width='900mm') }}",
+    "{{ figure('planes', 'x', side='left') }}",
+    "{{ component_list() }}",
+    "{{ table(items('rewards'), ['nope']) }}",
+    "![x](/etc/passwd)",
+    "![x](../../secret.png)",
+    "![x](http://example.com/x.png)",
+    "![x](art/german-plane.svg)",
+    "<img src=x>",
+    "{% for i in range(1000) %}{% for j in range(1000) %}x{% endfor %}{% endfor %}",
+    "{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}",
+    "{{ 9 ** 64 ** 64 }}",
+    "{{ '%0999999999d' % 1 }}",
+    "{{ ([0] * 300000000) | length }}",
+    "{{ " + "(" * 300 + "1" + ")" * 300 + " }}",
+    "{{ undefined_name }}",
+    "{%",
+    "}}",
+    ":star:",
+    "```\n",
+    "\n- ",
+    "| a | b |\n|---|---|\n",
 ]
 
 
@@ -104,6 +148,13 @@ def attempt(root, originals, which: str, data: bytes) -> None:
     for key, rel in FILES.items():
         (root / rel).write_bytes(data if key == which else originals[key])
     RESULTS["examples"] += 1
+
+    def hang(signum, frame):
+        raise AssertionError(f"hang: an example ran over {HANG_SECONDS} s:\n{data[:2000]!r}")
+
+    previous = signal.signal(signal.SIGALRM, hang)
+    signal.alarm(HANG_SECONDS)
+    started = time.monotonic()
     try:
         with session.new():  # as a new command: nothing cached from the previous example
             content = load_game(Project(root), "dogfight")
@@ -113,11 +164,15 @@ def attempt(root, originals, which: str, data: bytes) -> None:
         RESULTS["content_errors"] += 1
         line = exc.format()
         assert "\n" not in line and line.strip()
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+        RESULTS["slowest"] = max(RESULTS["slowest"], time.monotonic() - started)
 
 
 @st.composite
 def mutated(draw):
-    which = draw(st.sampled_from(sorted(FILES)))
+    which = draw(st.sampled_from(VALUE_FILES))
     return which, draw(
         st.lists(
             st.tuples(
@@ -168,7 +223,7 @@ def _paths(node, prefix=()):
 
 
 @FUZZ
-@given(which=st.sampled_from(sorted(FILES)), pick=st.integers(0, 10_000), value=values)
+@given(which=st.sampled_from(VALUE_FILES), pick=st.integers(0, 10_000), value=values)
 def test_wrong_values_anywhere_fail_cleanly(small_project, which, pick, value):
     root, originals = small_project
     doc = yaml.safe_load(originals[which])
@@ -184,9 +239,36 @@ def test_wrong_values_anywhere_fail_cleanly(small_project, which, pick, value):
     attempt(root, originals, which, yaml.safe_dump(doc, allow_unicode=True).encode())
 
 
+@st.composite
+def mutated_rules(draw):
+    return draw(
+        st.lists(
+            st.tuples(
+                st.integers(0, 100_000),
+                st.integers(0, 40),
+                st.sampled_from(RULES_BITS) | st.sampled_from(YAML_BITS) | st.text(max_size=8),
+            ),
+            min_size=1,
+            max_size=5,
+        )
+    )
+
+
+@FUZZ
+@given(edits=mutated_rules())
+def test_mutated_rulebooks_fail_cleanly(small_project, edits):
+    root, originals = small_project
+    text = originals["rules"].decode("utf-8")
+    for position, length, insert in edits:
+        position %= len(text) + 1
+        text = text[:position] + insert + text[position + length :]
+    attempt(root, originals, "rules", text.encode("utf-8", "surrogatepass"))
+
+
 def test_zz_report(small_project):
     """Printed in the test output (run with -s): how many examples ran and how they ended."""
     print(
         f"\nfuzz: {RESULTS['examples']} examples, {RESULTS['content_errors']} clean load errors, "
-        f"{RESULTS['loaded']} loaded and checked, 0 crashes"
+        f"{RESULTS['loaded']} loaded and checked, 0 crashes, 0 hangs "
+        f"(slowest example {RESULTS['slowest']:.2f} s)"
     )

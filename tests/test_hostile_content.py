@@ -17,13 +17,17 @@ COMP = "content/dogfight/components/rewards.yaml"
 LAYOUT = "templates/layouts/dogfight/reward.yaml"
 
 RUNNER = r"""
-import sys
+import os, sys
 log = open(sys.argv[1], "w", buffering=1)
 def hook(event, args):
+    # Resolved real paths: a symlink escaping the project shows where it really leads.
     if event == "open" and isinstance(args[0], (str, bytes)):
-        log.write("OPEN " + str(args[0]) + "\n")
+        path = os.fsdecode(args[0])
+        log.write("OPEN " + os.path.realpath(path) + "\n")
     elif event.startswith("socket."):
         log.write("SOCKET " + event + "\n")
+    elif event in ("subprocess.Popen", "os.exec", "os.posix_spawn", "os.spawn", "os.system"):
+        log.write("EXEC " + event + " " + repr(args)[:200] + "\n")
 sys.addaudithook(hook)
 from generator.cli import main
 sys.exit(main(sys.argv[2:]))

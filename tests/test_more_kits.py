@@ -102,11 +102,13 @@ def test_sub_zero_board_tiles_line_up(built):
                     ),
                 )
 
-                def inside(m, band=band):
-                    return (
-                        band[0] - 0.01 <= m[0] <= band[2] + 0.01
-                        and band[1] - 0.01 <= m[1] <= band[3] + 0.01
-                    )
+                # marks on the band's middle line, on the face or beyond its outer edges
+                side_by_side = other == (row, col + 1)
+
+                def inside(m, band=band, sbs=side_by_side):
+                    if sbs:
+                        return band[0] - 0.01 <= m[0] <= band[2] + 0.01
+                    return band[1] - 0.01 <= m[1] <= band[3] + 0.01
 
                 marks_a = {m for m in face(sheet, a) if inside(m)}
                 marks_b = {m for m in face(sheets[other], b) if inside(m)}

@@ -67,8 +67,9 @@ def test_page_sizes_and_trim_rectangles(built, paper):
             page = reader(pdf).pages[s["page"] - 1]
             trim = [float(v) / MM for v in page.trimbox]
             slots = s["slots"]
-            # The page's TrimBox is exactly the union of its slots' trim rectangles.
-            if s["slots"] and len(slots) == f["grid"]["cols"] * f["grid"]["rows"]:
+            # The page's TrimBox is exactly the union of its slots' trim rectangles, also on a
+            # part-filled last sheet (it never spans empty cells).
+            if s["slots"]:
                 assert min(sl["x"] for sl in slots) == pytest.approx(trim[0], abs=0.01)
                 assert min(sl["y"] for sl in slots) == pytest.approx(trim[1], abs=0.01)
                 assert max(sl["x"] + sl["w"] for sl in slots) == pytest.approx(trim[2], abs=0.01)

@@ -23,12 +23,15 @@ RULEBOOK_COUNTS = {
 
 
 def fronts(manifest, component, lang, paper="a4"):
-    path = f"output/red-code/{lang}/{component}-{paper}.pdf"
+    """Front slots of a component in `lang` on `paper`, on its own sheets or shared ones."""
     return [
         slot
         for s in manifest["sheets"]
-        if s["file"] == path and s["side"] == "front"
+        if s["file"].startswith(f"output/red-code/{lang}/")
+        and s["file"].endswith(f"-{paper}.pdf")
+        and s["side"] == "front"
         for slot in s["slots"]
+        if slot["component"] == component
     ]
 
 

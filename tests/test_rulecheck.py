@@ -351,7 +351,7 @@ def test_synthetic_oblique_hangul_is_found_and_the_rulebook_style_avoids_it(tmp_
 def test_every_pdf_of_every_game_passes_the_lint_and_opens_in_gs_and_poppler(built, game):
     """Every PDF `pnp print` writes (components, print-shop, rulebooks, bilingual editions)."""
     pdfs = sorted((built.root / "output" / game).rglob("*.pdf"))
-    listed = {f["path"] for f in built.manifest(game)["files"]}
+    listed = {f["path"] for f in built.manifest(game)["files"] if f["path"].endswith(".pdf")}
     assert pdfs and {str(p.relative_to(built.root)) for p in pdfs} == listed
     allowed = pdflint.bundled_font_names(ROOT / "templates/fonts")
     problems = {str(p.relative_to(built.root)): pdflint.lint(p, allowed) for p in pdfs}

@@ -115,7 +115,7 @@ def test_mutation_term_swapped_in_a_paragraph(tmp_path):
     swaps = [
         f for f in findings(root, "red-code") if f.code == "translation-term" and not f.accepted
     ]
-    assert [(f.lang, f.line) for f in swaps] == [("en", 58)]  # §3.2, where prose is reported
+    assert [(f.lang, f.line) for f in swaps] == [("en", 56)]  # §3.2, where prose is reported
     assert "es says destroyer ('destructor') where en says submarine ('submarine')" in (
         swaps[0].message
     )
@@ -155,14 +155,14 @@ def test_omit_lets_korean_drop_the_subject_but_not_swap_it(tmp_path):
     assert [f for f in errors(root, "sub-zero") if f[0] == "translation-term"] == []
     # without omit: the ko sentence without a subject is a finding again (§7 item 3)
     edit(game / "glossary.yaml", "    omit: [ko]", "")
-    assert [f[1:] for f in errors(root, "sub-zero") if f[0] == "translation-term"] == [("ko", 98)]
+    assert [f[1:] for f in errors(root, "sub-zero") if f[0] == "translation-term"] == [("ko", 78)]
 
 
 def test_mutation_omissible_term_replaced_by_another_is_an_error(tmp_path):
     root = copy_project(tmp_path / "proj", ("sub-zero",))
     edit(root / "content/sub-zero/rules/ko.md", "- 플레이어 말 4개.", "- 눈덩이 말 4개.")
     found = [f for f in errors(root, "sub-zero") if f[0] == "translation-term"]
-    assert found == [("translation-term", "ko", 54)]
+    assert found == [("translation-term", "ko", 32)]
 
 
 def test_glossary_senses_are_validated(tmp_path):

@@ -90,11 +90,13 @@ def test_registration_marks_line_up_across_neighbouring_tiles(tiled):
                 min(a["face_y"] + a["face_h"], b["face_y"] + b["face_h"]),
             )
 
-            def inside(m, band=band):
-                return (
-                    band[0] - 0.01 <= m[0] <= band[2] + 0.01
-                    and band[1] - 0.01 <= m[1] <= band[3] + 0.01
-                )
+            # marks on the band's middle line, on the face or beyond its outer edges
+            side_by_side = other == (row, col + 1)
+
+            def inside(m, band=band, sbs=side_by_side):
+                if sbs:
+                    return band[0] - 0.01 <= m[0] <= band[2] + 0.01
+                return band[1] - 0.01 <= m[1] <= band[3] + 0.01
 
             shared_a = {m for m in _face_marks(sheet) if inside(m)}
             shared_b = {m for m in _face_marks(by_pos[other]) if inside(m)}

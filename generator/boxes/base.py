@@ -11,14 +11,14 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 from reportlab.lib import colors
 
 from generator import templating
 from generator.errors import ContentError, Finding
-from generator.model import AbsLength, Colour, LengthT, Strict
+from generator.model import AbsLength, Angle, Colour, DashLength, LengthT, Strict, Stroke
 from generator.units import Length
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ class BoxBase(Strict):
     if_: str | None = Field(
         None, alias="if", description="Jinja expression; the box is drawn only when true"
     )
-    rotate: float | str = Field(
+    rotate: Angle | str = Field(
         0, description="degrees counter-clockwise about the box centre, or an expression"
     )
     bleed: bool = Field(
@@ -63,8 +63,8 @@ class BoxBase(Strict):
 class StrokeFill(BoxBase):
     fill: Colour | None = None
     stroke: Colour | None = None
-    stroke_width: AbsLength = Length(0.5)
-    dash: list[float] | None = None
+    stroke_width: Annotated[AbsLength, Stroke] = Length(0.5)
+    dash: list[DashLength] | None = Field(None, max_length=20)
 
 
 # ---------------------------------------------------------------- geometry
@@ -239,11 +239,16 @@ def number(value: Any, ctx: dict, what: str, cast: Callable[[Any], Any]) -> Any:
         return cast(value)
     result = templating.evaluate(value, ctx)
     try:
-        return cast(result)
-    except (TypeError, ValueError):
+        number = cast(result)
+    except (TypeError, ValueError, OverflowError):
         raise ContentError(
             f"{what} '{value}' gives {result!r}, not a number", code="template"
         ) from None
+    if not math.isfinite(number) or abs(number) > 1e6:  # NaN must never reach a PDF
+        raise ContentError(
+            f"{what} '{value}' gives {result!r}, not a usable number", code="template"
+        )
+    return number
 
 
 def fit(src_w: float, src_h: float, r: Rect, mode: str) -> tuple[float, float, float, float]:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import Field
 
 from generator.boxes import fitness
 from generator.boxes.base import BoxBase, BoxKind, Placed, Rect, register, stroke_style
 from generator.errors import Finding
-from generator.model import AbsLength, Colour, LengthT
+from generator.model import AbsLength, Colour, DashLength, LengthT, Stroke
 from generator.units import Length
 
 if TYPE_CHECKING:
@@ -19,8 +21,8 @@ class LineBox(BoxBase):
     x2: LengthT
     y2: LengthT
     stroke: Colour = "#000000"
-    stroke_width: AbsLength = Length(0.5)
-    dash: list[float] | None = None
+    stroke_width: Annotated[AbsLength, Stroke] = Length(0.5)
+    dash: list[DashLength] | None = Field(None, max_length=20)
 
 
 def ends(placed: Placed) -> tuple[float, float, float, float]:

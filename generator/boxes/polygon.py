@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field
 
@@ -18,8 +18,8 @@ class PolygonBox(StrokeFill):
     """Points are in a local grid of `viewbox` units, scaled into x, y, w, h."""
 
     kind: Literal["polygon"]
-    points: list[tuple[float, float]] = Field(min_length=2)
-    viewbox: tuple[float, float] = (100, 100)
+    points: list[tuple[float, float]] = Field(min_length=2, max_length=10_000)
+    viewbox: tuple[Annotated[float, Field(gt=0)], Annotated[float, Field(gt=0)]] = (100, 100)
     closed: bool = True
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from generator.boxes import fitness
 from generator.boxes.base import BoxKind, Placed, StrokeFill, paint, register
 from generator.errors import Finding
-from generator.model import AbsLength
+from generator.model import AbsLength, NonNegative
 from generator.units import Length
 
 if TYPE_CHECKING:
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 class RectBox(StrokeFill):
     kind: Literal["rect"]
-    radius: AbsLength = Length(0)
+    radius: Annotated[AbsLength, NonNegative] = Length(0)
 
 
 def draw(renderer: FaceRenderer, canvas, placed: Placed) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field
 
@@ -10,7 +10,8 @@ from generator import templating
 from generator.boxes.base import BoxBase, BoxKind, Placed, Rect, register
 from generator.boxes.walk import cell_frame
 from generator.errors import ContentError, Finding
-from generator.model import AbsLength
+from generator.limits import LIMITS, exceeded
+from generator.model import AbsLength, NonNegative
 from generator.units import Length
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ class RepeatBox(BoxBase):
     layout: str = Field(description="the layout drawn in each cell")
     cols: int = Field(1, ge=1, le=50)
     rows: int | None = Field(None, ge=1, le=50, description="default: as many as the list needs")
-    gap: AbsLength = Length(0)
+    gap: Annotated[AbsLength, NonNegative] = Length(0)
 
 
 def cells(renderer: FaceRenderer, placed: Placed) -> list[Frame]:
@@ -53,6 +54,14 @@ def cells(renderer: FaceRenderer, placed: Placed) -> list[Frame]:
         raise ContentError(
             f"repeat over {len(elements)} elements (limit {MAX_ELEMENTS})", code="schema"
         )
+    # Cells multiply through nested repeats: the budget is on the product, per face.
+    cells_here = ctx.get("_repeat_cells", 1) * max(1, len(elements))
+    if cells_here > LIMITS.counts.repeat_cells:
+        raise exceeded(
+            f"repeat over '{box.over}': the cells (nested repeats multiplied)",
+            f"{cells_here:,}",
+            f"{LIMITS.counts.repeat_cells:,}",
+        )
     cols = box.cols
     rows = box.rows or max(1, -(-len(elements) // cols))
     gap = box.gap.points
@@ -62,7 +71,13 @@ def cells(renderer: FaceRenderer, placed: Placed) -> list[Frame]:
         col, row = i % cols, i // cols
         cell = Rect(r.x + col * (cw + gap), r.y + r.h - (row + 1) * ch - row * gap, cw, ch)
         value = templating.localize(element, renderer.lang, renderer.languages)
-        cell_ctx = {**ctx, "cell": value, "index": i, "count": len(elements)}
+        cell_ctx = {
+            **ctx,
+            "cell": value,
+            "index": i,
+            "count": len(elements),
+            "_repeat_cells": cells_here,
+        }
         # findings name the element: "rows[2]", or its id when it has one
         tag = value.get("id") if isinstance(value, dict) and value.get("id") else i
         out.append(cell_frame(placed, cell, box.layout, cell_ctx, tag))
@@ -80,7 +95,10 @@ def draw(renderer: FaceRenderer, canvas, placed: Placed) -> None:
 def check(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
     out: list[Finding] = []
     for frame in cells(renderer, placed):
-        out += renderer.check_frame(frame)
+        found = renderer.check_frame(frame)
+        out += found
+        if any(f.code == "limit" for f in found):
+            break  # one budget breach is enough; the other cells would repeat it
     return out
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field
 
@@ -20,7 +20,7 @@ from generator.boxes.base import (
 )
 from generator.boxes.text import TextSize
 from generator.errors import ContentError, Finding
-from generator.model import AbsLength, Colour
+from generator.model import AbsLength, Colour, NonNegative, Positive
 from generator.units import Length
 
 if TYPE_CHECKING:
@@ -32,10 +32,12 @@ class SlotsBox(StrokeFill):
 
     kind: Literal["slots"]
     n: int | str = Field(description="count, or a Jinja expression giving one")
-    size: AbsLength | None = Field(None, description="slot size; default fits the box")
-    gap: AbsLength = Length(1)
+    size: Annotated[AbsLength, Positive] | None = Field(
+        None, description="slot size; default fits the box"
+    )
+    gap: Annotated[AbsLength, NonNegative] = Length(1)
     shape: Literal["rect", "circle"] = "rect"
-    radius: AbsLength = Length(0.6)
+    radius: Annotated[AbsLength, NonNegative] = Length(0.6)
     direction: Literal["row", "column"] = "row"
     align: Literal["start", "center", "end"] = "start"
     labels: list[str] | str | None = None

@@ -11,7 +11,7 @@ from generator import session, textflow
 from generator.boxes import fitness
 from generator.boxes.base import BoxBase, BoxKind, Placed, Rect, fill_colour, fit, register
 from generator.errors import Finding
-from generator.model import AbsLength, Colour, LangText
+from generator.model import AbsLength, Colour, LangText, NonNegative, TypeSizeRange
 from generator.units import Length, parse_length
 
 if TYPE_CHECKING:
@@ -34,6 +34,7 @@ def text_size(value: Any) -> Length:
 TextSize = Annotated[
     Length,
     BeforeValidator(text_size),
+    TypeSizeRange,
     WithJsonSchema(
         {
             "type": "string",
@@ -56,7 +57,7 @@ class TextBox(BoxBase):
     align: Literal["left", "center", "right"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"
     wrap: bool = True
-    padding: AbsLength = Length(0)
+    padding: Annotated[AbsLength, NonNegative] = Length(0)
 
 
 # ---------------------------------------------------------------- layout

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from generator.check import bleed, languages
+from generator.check.shapes import check_shapes
 from generator.content import GameContent
 from generator.errors import ContentError, Finding, rel
 from generator.render import FaceRenderer
@@ -58,9 +59,27 @@ def check_game(content: GameContent, grouped: bool = True) -> list[Finding]:
         f.game = content.id
         if f.file and f.file.startswith("/"):  # every finding names files as the project does
             f.file = rel(f.file, root)
+    if grouped:
+        findings = _one_per_art_file(findings)
     return apply(
         content.dir, collapse(findings) if grouped else findings, content.project.root, content.id
     )
+
+
+def _one_per_art_file(findings: list[Finding]) -> list[Finding]:
+    """A broken art file (an SVG bomb, an EPS named .png) is one problem, whether a face or
+    a rulebook (icons, images) met it first."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for f in findings:
+        art = f.file.lower().endswith((".svg", ".png", ".jpg", ".jpeg")) if f.file else False
+        key = (f.code, f.file)
+        if art and f.severity == "error" and key in seen:
+            continue
+        if art and f.severity == "error":
+            seen.add(key)
+        out.append(f)
+    return out
 
 
 def export_findings(content: GameContent) -> list[Finding]:
@@ -106,6 +125,7 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
     except ContentError as exc:
         return [Finding.from_error(exc, lang=lang, root=content.project.root)]
     findings = _label_glyphs(content, renderer, lang)
+    findings += check_shapes(content, renderer)
     for comp in content.components:
         w, h = comp.size_pt
         bleed = _bleed(content, comp)

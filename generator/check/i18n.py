@@ -49,7 +49,7 @@ class SyncFile:
 
 
 class SyncSchema(Strict):
-    """The file's shape, for `pnp schema` (load() reads it by hand, to locate every error)."""
+    """The file's shape, for `pnp schema` (load() reads it key by key, to locate every error)."""
 
     source: str | None = Field(None, pattern=LANG_RE, description="the source language")
     languages: dict[str, dict[str, str]] = Field(

@@ -22,7 +22,7 @@ from generator.rules_source import RulesSource, Section
 from generator.yamlload import load_yaml, read_text
 
 # A section has a figure when it draws a face or a board, or shows an image.
-FIGURE = re.compile(r"\{\{[^}]*\b(?:figure|board)\s*\(|!\[[^\]]*\]\(")
+FIGURE = re.compile(r"\{\{[^}]*\b(?:figure|board|scene)\s*\(|!\[[^\]]*\]\(")
 
 
 def check(view: GameView) -> list[Finding]:
@@ -128,8 +128,8 @@ def _figure_missing(view: GameView, rules: RulesSource, phrases: tuple[str, ...]
                 line=line,
                 lang=rules.lang,
                 key=f"§{section.number}",
-                hint="add {{ figure(...) }}, {{ board(...) }} or an image to the section, "
-                "or reword the sentence",
+                hint="add {{ figure(...) }}, {{ board(...) }}, {{ scene(...) }} or an image to the "
+                "section, or reword the sentence",
             )
         )
     return out

@@ -8,7 +8,7 @@ lists. A form ending in Hangul also matches with particles attached ("고장이"
 a bare Korean counter (점, 장, 개…) only matches right after a number ("35점").
 
 A term's `not:` phrases (per language, `*` for any one word) are its ordinary uses: a form inside
-one ("pass a CC check" for the Pass action) is not the term there.
+one (an everyday use of the word, not the game's action) is not the term there.
 
 Texts are read with runs of white space as one space. Forms are indexed by their first word, so
 matching is a dictionary look-up per word of the text: no regular expression per form.
@@ -138,7 +138,7 @@ class TermIndex:
                     self._spans.clear()
                 spans = self._spans[key] = [m.span() for m in self.exclusions[term].finditer(text)]
             if any(a <= start and end <= b for a, b in spans):
-                kept.discard(term)
+                kept -= {term}
         return frozenset(kept)
 
     def _matches_at(self, text: str, low: str, word_start: int, word: str):

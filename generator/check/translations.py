@@ -211,8 +211,8 @@ def _terms(
     A term missing on one side is a finding in a list item, unless that side's language may
     omit it (`omit:` in the glossary, e.g. a subject Korean leaves out). A swap is always a
     finding, in list items and in prose: a term missing on one side while the other side says
-    another term more often than this side ("red destroyer" -> "red submarine" next to a
-    "blue submarine" both sides have)."""
+    another term more often than this side (a "red X" that became a "red Y" next to a "blue Y"
+    both sides have)."""
     found_a = _comparable(a_idx.find_all(a), a_idx.lang)
     found_b = _comparable(b_idx.find_all(b), b_idx.lang)
     ids_a = set().union(*(m.terms for m in found_a)) if found_a else set()
@@ -272,9 +272,9 @@ def _terms(
 
 def _group_swap(found_a: list[TermMatch], found_b: list[TermMatch], idx) -> tuple[list, list]:
     """Both sides name the same kinds, but one of a group fewer times on side b and another
-    of that group more times: "red destroyer ... blue destroyer" -> "red submarine ... blue
-    destroyer". Only terms of a declared group (glossary `group:`) are compared this way: the
-    kinds of one component ("red and yellow cubes") are too often named together."""
+    of that group more times: "red X ... blue X" -> "red Y ... blue X". Only terms of a
+    declared group (glossary `group:`) are compared this way: the kinds of one component (two
+    colours of one piece, say) are too often named together in one phrase."""
     groups = idx.declared_group
     count_a = Counter(t for m in found_a for t in m.terms if t in groups)
     count_b = Counter(t for m in found_b for t in m.terms if t in groups)

@@ -2,8 +2,8 @@
 
 The build asks each selected exporter which files it will write for a game and language
 (`plan`), schedules those jobs, and has the exporter write them (`write`). To add a format,
-write a module with a class that has `name`, `plan` and `write` (see base.py), add it to
-FORMATS below and its name to model.EXPORT_FORMATS.
+write a module with a class that has `name`, `plan` and `write` (see base.py) and add it to
+FORMATS below (the content model's list of formats is made from it).
 """
 
 from __future__ import annotations

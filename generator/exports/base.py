@@ -42,6 +42,9 @@ class Job:
     component: str = ""  # "" for a job about the whole game (an order sheet)
     paper: str | None = None
     kind: str = "export"  # the manifest kind of its files (sheets write "components")
+    # The components the job reads when it is not just `component`: every member of a sheet
+    # group (`component` is then the group's name); a lone shaped component names itself.
+    members: tuple[str, ...] = ()
 
 
 class Exporter(Protocol):

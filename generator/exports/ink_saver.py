@@ -18,6 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator import sheets
 from generator.boxes import Layout
 from generator.exports.base import ExportContext, Job, Outputs
+from generator.exports.sheets import plan_sheets, write_packed
 
 LARGE = 0.12  # share of the face's area from which a fill counts as a background
 KEEP = 0.12  # share of the colour a lightened fill keeps (the rest is paper white)
@@ -236,19 +237,13 @@ class InkSaver:
     name = "ink-saver"
 
     def plan(self, ctx: ExportContext) -> list[Job]:
-        return [
-            Job(
-                self.name,
-                ctx.lang,
-                (f"{ctx.folder()}/ink-saver/{comp.id}-{paper}.pdf",),
-                comp.id,
-                paper,
-            )
-            for comp in ctx.components()
-            for paper in ctx.settings[comp.id].papers
-        ]
+        return plan_sheets(ctx, self.name, f"{ctx.folder()}/ink-saver", "export")
 
     def write(self, ctx: ExportContext, job: Job, out: Outputs) -> dict:
+        if job.members:  # shaped pieces or a sheet group: packed, as on the `sheets` export
+            packed = write_packed(ctx, job, out, InkSaverCanvas)
+            packed["files"][0].update(kind="export", format=self.name)
+            return packed
         comp = ctx.content.component(job.component)
         rel = job.paths[0]
         assert job.paper is not None

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from generator import faces, impose, templating
 from generator.content import ComponentSpec, ItemSpec
+from generator.dieline import DieLayer
 from generator.exports.base import ExportContext, Job, Outputs, file_entry, page_entry, slot_entry
 from generator.render import FaceRenderer
 
@@ -63,6 +64,10 @@ class PrintShop:
         title = templating.pick(content.game.title, lang)
         name = templating.pick(comp.model.name, lang)
         canvas = faces.new_canvas(out.path(rel), size, renderer, f"{title} - {name} (print shop)")
+        outline = comp.outline
+        # A shaped piece's die line, for the shop's cutter: on its own layer, switched on here.
+        die_name = ctx.settings[comp.id].die_line if not outline.is_rect else None
+        die = DieLayer(canvas, die_name, visible=True) if die_name else None
         trim = impose.Rect(bleed, bleed, w, h)
         full = impose.Rect(0, 0, *size)
         place = (1.0, 0.0, 0.0, 1.0, bleed, bleed)
@@ -73,9 +78,15 @@ class PrintShop:
             face_ctx = comp_ctx if common else renderer.context(comp, dp.item)
             canvas.setTrimBox(faces.box(trim))
             canvas.setBleedBox(faces.box(full))
-            faces.draw_face(canvas, renderer, dp.layout, face_ctx, full, place, w, h, bleed)
+            faces.draw_face(
+                canvas, renderer, dp.layout, face_ctx, full, place, w, h, bleed, outline
+            )
+            if die and dp.side == "front":
+                die.add([(outline, place)])
             canvas.showPage()
             slot = slot_entry(comp.id, dp.item.id, 1, trim, bleed, copies=dp.item.count)
+            if not outline.is_rect:
+                slot["shape"] = outline.manifest(place)
             pages.append(page_entry(rel, dp.page, dp.side, [slot], quantity=dp.item.count))
         canvas.save()
         entry = file_entry(rel, "export", lang, fmt=self.name, pages=len(pages), component=comp.id)

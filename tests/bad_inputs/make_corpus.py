@@ -95,6 +95,18 @@ def bomb_png() -> bytes:
     )
 
 
+EPS = b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\n(pwned) print showpage\n"
+# Ten levels of ten <use> each: 10^10 elements once expanded, a few hundred bytes on disk.
+SVG_BOMB = (
+    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+    'viewBox="0 0 10 10" width="10" height="10"><defs><path id="l0" d="M0,0 L1,1"/>'
+    + "".join(
+        f'<g id="l{i}">' + f'<use xlink:href="#l{i - 1}"/>' * 10 + "</g>" for i in range(1, 11)
+    )
+    + '</defs><use xlink:href="#l10"/></svg>\n'
+)
+
+
 def sub(path, old, new):
     text = BASE[path]
     assert old in text, (path, old)
@@ -345,6 +357,255 @@ CASES = {
         sub(COMP, 'en: "Hits {{ power }} :star:"', 'en: "Hits {{ power }} :moon:"'),
         dict(exit=1, code="unknown-icon", file=LAYOUT, line=4),
     ),
+    # Round two (issue 16): code execution, escapes, budgets, NaN, and what print used to find.
+    "art-eps-named-png": (
+        {"content/mini/art/photo.png": EPS},
+        dict(exit=1, code="bad-art", file="content/mini/art/photo.png", message="not a PNG file"),
+    ),
+    "art-png-named-jpg": (
+        {
+            **sub(LAYOUT, "src: art/photo.png", "src: art/photo.jpg"),
+            "content/mini/art/photo.jpg": png(64, 64),
+        },
+        dict(exit=1, code="bad-art", file="content/mini/art/photo.jpg", message="not a JPEG file"),
+    ),
+    "rules-symlink-outside": (
+        {},
+        dict(
+            exit=2,
+            code="path-refused",
+            file=RULES,
+            message="resolves outside the project",
+            links={RULES: "@outside"},
+        ),
+    ),
+    "component-symlink-outside": (
+        {},
+        dict(
+            exit=2,
+            code="path-refused",
+            file="content/mini/components/extra.yaml",
+            links={"content/mini/components/extra.yaml": "@outside"},
+        ),
+    ),
+    "art-symlink-dev-zero": (
+        {},
+        dict(
+            exit=1,
+            code="path-refused",
+            file=LAYOUT,
+            line=5,
+            links={"content/mini/art/photo.png": "/dev/zero"},
+        ),
+    ),
+    "art-fifo": (
+        {},
+        dict(
+            exit=1,
+            code="not-a-file",
+            file="content/mini/art/photo.png",
+            fifos=["content/mini/art/photo.png"],
+        ),
+    ),
+    "text-size-huge": (
+        sub(LAYOUT, "size: 12pt", "size: 1e20"),
+        dict(exit=2, code="schema", file=LAYOUT, line=4, key="boxes[1].size"),
+    ),
+    "text-size-zero": (
+        sub(LAYOUT, "size: 12pt", "size: 0pt"),
+        dict(
+            exit=2, code="schema", file=LAYOUT, line=4, key="boxes[1].size", message="out of range"
+        ),
+    ),
+    "rotate-nan": (
+        sub(LAYOUT, "bleed: true,", "bleed: true, rotate: .nan,"),
+        dict(exit=2, code="schema", file=LAYOUT, line=3, key="boxes[0].rotate", message="finite"),
+    ),
+    "dash-nan": (
+        sub(LAYOUT, "bleed: true,", "bleed: true, dash: [.nan, 1],"),
+        dict(exit=2, code="schema", file=LAYOUT, line=3, key="boxes[0].dash[0]"),
+    ),
+    "polygon-viewbox-zero": (
+        sub(LAYOUT, "kind: rect,", "kind: polygon, points: [[0, 0], [1, 1]], viewbox: [0, 0],"),
+        dict(exit=2, code="schema", file=LAYOUT, line=3, key="boxes[0].viewbox[0]"),
+    ),
+    "card-size-tiny": (
+        sub(COMP, "size: poker", "size: {w: 0.05, h: 88}"),
+        dict(exit=2, code="schema", file=COMP, line=3, key="size.w", message="out of range"),
+    ),
+    "card-size-negative": (
+        sub(COMP, "size: poker", "size: {w: -63, h: 88}"),
+        dict(exit=2, code="schema", file=COMP, line=3, key="size.w"),
+    ),
+    "board-ten-km": (
+        sub(COMP, "size: poker", "size: {w: 10000000, h: 88}"),
+        dict(exit=2, code="schema", file=COMP, line=3, key="size.w"),
+    ),
+    "bleed-larger-than-card": (
+        sub(COMP, "size: poker", "size: {w: 10, h: 10}\nprint: {bleed: 6}"),
+        dict(
+            exit=2, code="limit", file=COMP, line=3, key="size", message="bleed 6 mm is too large"
+        ),
+    ),
+    "papers-twice": (
+        sub(GAME, "papers: [a4]", "papers: [a4, a4, letter, letter]"),
+        dict(exit=2, code="schema", file=GAME, line=7, key="print.papers", message="listed twice"),
+    ),
+    "overlap-negative": (
+        sub(GAME, "papers: [a4]", "papers: [a4], overlap: -500"),
+        dict(exit=2, code="schema", file=GAME, line=7, key="print.overlap"),
+    ),
+    "back-offset-huge": (
+        sub(GAME, "papers: [a4]", "papers: [a4], back_offset: {x: 1e308, y: 0}"),
+        dict(exit=2, code="schema", file=GAME, line=7, key="print.back_offset.x"),
+    ),
+    "bilingual-undeclared-language": (
+        sub(
+            GAME,
+            "print: {papers: [a4]}",
+            "print: {papers: [a4]}\nrulebook: {bilingual: [[en, fr]]}",
+        ),
+        dict(exit=2, code="schema", file=GAME, line=8, key="rulebook", message="'fr'"),
+    ),
+    "count-5000-digits": (
+        sub(COMP, "count: 2", "count: " + "9" * 5000),
+        dict(exit=2, code="limit", file=COMP, line=10),
+    ),
+    "heading-5000-digits": (
+        {RULES: BASE[RULES].replace("## 2 Juego", "## " + "9" * 5000 + " Juego")},
+        dict(exit=2, code="rules-heading", file=RULES, line=7),
+    ),
+    "headings-over-limit": (
+        {RULES: BASE[RULES] + "".join(f"\n## {n} S\n" for n in range(3, 2_500))},
+        dict(exit=2, code="limit", file=RULES, message="numbered headings"),
+    ),
+    "matrix-100-million": (
+        sub(
+            COMP,
+            "items:",
+            "matrix:\n  id: 'm{{ a }}-{{ b }}-{{ c }}-{{ d }}'\n  over:\n"
+            + "".join(f"    {k}: [{', '.join(str(i) for i in range(100))}]\n" for k in "abcd")
+            + "items:",
+        ),
+        dict(exit=2, code="limit", file=COMP, key="matrix.over", message="number of items"),
+    ),
+    "matrix-hangul-id": (
+        sub(COMP, "items:", "matrix: {id: '{{ n }}', over: {n: [" + "가" * 70 + "]}}\nitems:"),
+        dict(exit=2, code="schema", file=COMP, key="matrix.id"),
+    ),
+    "jinja-nested-range": (
+        sub(
+            LAYOUT,
+            'text: "{{ label }}"',
+            'text: "{% for a in range(1000) %}{% for b in range(1000) %}'
+            '{% for c in range(1000) %}x{% endfor %}{% endfor %}{% endfor %}"',
+        ),
+        dict(exit=1, code="template", file=LAYOUT, line=4, message="loop iterations"),
+    ),
+    "jinja-power-tower": (
+        sub(LAYOUT, 'text: "{{ label }}"', 'text: "{{ 9 ** 64 ** 64 }}"'),
+        dict(exit=1, code="template", file=LAYOUT, line=4, message="power"),
+    ),
+    "jinja-format-width": (
+        sub(LAYOUT, 'text: "{{ label }}"', "text: \"{{ '%0999999999d' % 1 }}\""),
+        dict(exit=1, code="template", file=LAYOUT, line=4, message="limit"),
+    ),
+    "jinja-list-repeat": (
+        sub(LAYOUT, 'text: "{{ label }}"', 'text: "{{ ([0] * 300000000) | length }}"'),
+        dict(exit=1, code="template", file=LAYOUT, line=4, message="repetition"),
+    ),
+    "jinja-indent-width": (
+        sub(LAYOUT, 'text: "{{ label }}"', 'text: "{{ label | indent(999999999) }}"'),
+        dict(exit=1, code="template", file=LAYOUT, line=4, message="indent"),
+    ),
+    "jinja-center-width": (
+        sub(LAYOUT, 'text: "{{ label }}"', 'text: "{{ label.center(999999999) }}"'),
+        dict(exit=1, code="template", file=LAYOUT, line=4, message="center"),
+    ),
+    "jinja-macro-recursion": (
+        sub(
+            LAYOUT, 'text: "{{ label }}"', 'text: "{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}"'
+        ),
+        dict(exit=1, code="template", file=LAYOUT, line=4, message="recursion"),
+    ),
+    "jinja-nested-parentheses": (
+        sub(LAYOUT, 'text: "{{ label }}"', 'text: "{{ ' + "(" * 3000 + "1" + ")" * 3000 + ' }}"'),
+        dict(exit=1, code="template", file=LAYOUT, line=4, message="too deeply"),
+    ),
+    "jinja-fill-recursion": (
+        {
+            **sub(LAYOUT, 'text: "{{ label }}"', "text: \"{{ t | fill({'t': t}) }}\""),
+            **{
+                COMP: BASE[COMP].replace(
+                    "data:\n  label:", "data:\n  t: \"{{ t | fill({'t': t}) }}\"\n  label:"
+                )
+            },
+        },
+        dict(exit=1, code="template", file=COMP, line=10, message="fill() nested"),
+    ),
+    "repeat-nested-bomb": (
+        {
+            **sub(
+                LAYOUT,
+                "  - {id: mark,",
+                "  - {id: grid, kind: repeat, over: '[0] * 30', layout: mini/cell1}\n"
+                "  - {id: mark,",
+            ),
+            "templates/layouts/mini/cell1.yaml": (
+                "boxes:\n  - {kind: repeat, over: '[0] * 30', layout: mini/cell2}\n"
+            ),
+            "templates/layouts/mini/cell2.yaml": (
+                "boxes:\n  - {kind: repeat, over: '[0] * 30', layout: mini/base}\n"
+            ),
+        },
+        dict(
+            exit=1,
+            code="limit",
+            file="templates/layouts/mini/cell1.yaml",
+            line=2,
+            message="nested repeats multiplied",
+        ),
+    ),
+    "svg-use-bomb": (
+        {"content/mini/art/star.svg": SVG_BOMB},
+        dict(exit=1, code="limit", file="content/mini/art/star.svg", message="<use> expanded"),
+    ),
+    "rulebook-image-absolute": (
+        {RULES: BASE[RULES].replace("Juega una carta.", "![x](/etc/passwd)")},
+        dict(exit=1, code="path-refused", file=RULES, line=9, message="absolute"),
+    ),
+    "rulebook-image-dotdot": (
+        {RULES: BASE[RULES].replace("Juega una carta.", "![x](../../../secret.png)")},
+        dict(exit=1, code="path-refused", file=RULES, line=9),
+    ),
+    "rulebook-image-http": (
+        {RULES: BASE[RULES].replace("Juega una carta.", "![x](http://example.com/x.png)")},
+        dict(exit=1, code="path-refused", file=RULES, line=9, message="URL"),
+    ),
+    "rulebook-figure-missing-item": (
+        {RULES: BASE[RULES].replace("Juega una carta.", "{{ figure('cards', 'green-card') }}")},
+        dict(exit=1, code="rules-template", file=RULES, line=9, message="no item 'green-card'"),
+    ),
+    "rulebook-table-wrong-column": (
+        {RULES: BASE[RULES].replace("Juega una carta.", "{{ table(items('cards'), ['powr']) }}")},
+        dict(exit=1, code="rules-template", file=RULES, line=9, message="'powr'"),
+    ),
+    "rulebook-figure-width": (
+        {
+            RULES: BASE[RULES].replace(
+                "Juega una carta.", "{{ figure('cards', 'red-card', width='900mm') }}"
+            )
+        },
+        dict(exit=1, code="rules-template", file=RULES, line=9, message="figure width"),
+    ),
+    "rulebook-macro-recursion": (
+        {
+            RULES: BASE[RULES].replace(
+                "Juega una carta.", "{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}"
+            )
+        },
+        dict(exit=1, code="rules-template", file=RULES, line=9, message="recursion"),
+    ),
 }
 
 
@@ -360,6 +621,7 @@ def main() -> None:
             shutil.rmtree(old)
     for number, (name, (files, expected)) in enumerate(CASES.items(), start=1):
         folder = HERE / f"{number:02d}-{name}"
+        folder.mkdir()
         for rel, data in files.items():
             target = folder / "tree" / rel
             if data is None:  # a directory where a file should be

@@ -1,0 +1,299 @@
+"""The print-and-assembly guide: one PDF per game, language and paper, made from the build plan.
+
+It is written after the component and rulebook files, from their build-manifest parts, so what
+it lists is what was written: every component PDF of its language and paper (pages, sheets,
+duplex or not, the paper to use), the rulebooks, a 50 mm scale bar to check "print at 100 %",
+the back-offset hint, cut/fold/glue steps per kind of component, and each sheet's contents.
+Its words are data (templates/guide/texts.yaml); nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (
+    Flowable,
+    KeepTogether,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from generator import templating
+from generator.content import GameContent
+from generator.errors import ContentError
+from generator.render import FaceRenderer, colour
+from generator.rulebook_data import ui
+from generator.sizes import paper_size
+from generator.units import MM
+from generator.yamlload import load_yaml
+
+SCALE_BAR_MM = 50.0
+INK = "#1d1d1b"
+ACCENT = "#1f3a5f"
+
+
+# pnp's own words, for a project whose templates/ has no guide/ (it need not copy every template)
+DEFAULT_TEXTS = Path(__file__).resolve().parents[1] / "templates" / "guide" / "texts.yaml"
+
+
+def texts(templates: Path, lang: str) -> dict[str, Any]:
+    """The guide's words in `lang`, English for what a language lacks."""
+    path = templates / "guide" / "texts.yaml"
+    if not path.is_file() and DEFAULT_TEXTS.is_file():
+        path = DEFAULT_TEXTS
+    data = load_yaml(path)
+    if "en" not in data:
+        raise ContentError("the guide texts need an 'en' block", path, code="schema")
+    out = dict(data["en"])
+    for key, value in (data.get(lang) or {}).items():
+        out[key] = {**out.get(key, {}), **value} if isinstance(value, dict) else value
+    return out
+
+
+def guide_path(game: str, lang: str, paper: str) -> str:
+    return f"output/{game}/{lang}/guide-{paper}.pdf"
+
+
+@dataclass
+class FileInfo:
+    """One component PDF as the guide describes it."""
+
+    path: str
+    component: str
+    pages: int
+    sheets: int
+    duplex: bool
+    inventory: list[Counter]  # per front sheet: (component, item) -> copies
+
+
+def component_files(manifest: dict, lang: str, paper: str) -> list[FileInfo]:
+    """The component PDFs of one language and paper, with what each front sheet holds."""
+    out = []
+    for f in manifest["files"]:
+        if f.get("kind") != "components" or f.get("lang") != lang or f.get("paper") != paper:
+            continue
+        pages = [s for s in manifest["sheets"] if s["file"] == f["path"]]
+        fronts = sorted((s for s in pages if s["side"] == "front"), key=lambda s: s["page"])
+        inventory = [
+            Counter((slot["component"], slot["item"]) for slot in s["slots"]) for s in fronts
+        ]
+        components = sorted({slot["component"] for s in fronts for slot in s["slots"]})
+        out.append(
+            FileInfo(
+                f["path"],
+                components[0] if components else "",
+                f["pages"],
+                len(fronts),
+                any(s["side"] == "back" for s in pages),
+                inventory,
+            )
+        )
+    return out
+
+
+def rulebook_files(manifest: dict, lang: str, paper: str) -> list[dict]:
+    return [
+        f
+        for f in manifest["files"]
+        if f.get("paper") == paper
+        and (
+            (f.get("kind") == "rulebook" and f.get("lang") == lang)
+            or (f.get("kind") == "bilingual-rulebook" and lang in (f.get("langs") or []))
+        )
+    ]
+
+
+class ScaleBar(Flowable):
+    """A bar exactly 50 mm long with a tick every 10 mm: measure it to check the print scale."""
+
+    def __init__(self, label: str, font: str):
+        super().__init__()
+        self.label, self.font = label, font
+        self.width, self.height = SCALE_BAR_MM * MM + 40, 12 * MM
+
+    def draw(self) -> None:
+        c = self.canv
+        length = SCALE_BAR_MM * MM
+        c.setStrokeColor(colour(INK))
+        c.setFillColor(colour(INK))
+        c.rect(0, 5 * MM, length, 2.5 * MM, stroke=0, fill=1)
+        c.setLineWidth(0.5)
+        for i in range(int(SCALE_BAR_MM // 10) + 1):
+            x = i * 10 * MM
+            c.line(x, 3.5 * MM, x, 9 * MM)
+        c.setFont(self.font, 8)
+        c.drawString(length + 3 * MM, 5.3 * MM, self.label)
+
+
+def _styles(renderer: FaceRenderer) -> dict[str, ParagraphStyle]:
+    regular = renderer.fonts.face("gothic", "regular").name
+    bold = renderer.fonts.face("gothic", "bold").name
+    base = ParagraphStyle(
+        "base", fontName=regular, bulletFontName=regular, fontSize=9.5, leading=13.5
+    )
+    return {
+        "regular": regular,
+        "bold": bold,
+        "body": base,
+        "small": ParagraphStyle("small", parent=base, fontSize=8.5, leading=11.5),
+        "title": ParagraphStyle(
+            "title", parent=base, fontName=bold, fontSize=17, leading=22, textColor=ACCENT
+        ),
+        "h2": ParagraphStyle(
+            "h2",
+            parent=base,
+            fontName=bold,
+            fontSize=12,
+            leading=16,
+            spaceBefore=9,
+            spaceAfter=3,
+            textColor=ACCENT,
+            keepWithNext=1,
+        ),
+        "cell": ParagraphStyle("cell", parent=base, fontSize=8.5, leading=11),
+        "head": ParagraphStyle("head", parent=base, fontName=bold, fontSize=8.5, leading=11),
+    }
+
+
+def _p(text: str, style: ParagraphStyle) -> Paragraph:
+    safe = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return Paragraph(safe, style)
+
+
+def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out: Path) -> dict:
+    """Write the guide of one language and paper to `out`; returns its manifest file entry."""
+    t = texts(content.project.templates, lang)
+    renderer = FaceRenderer(content, lang)  # registers the bundled fonts (Hangul included)
+    st = _styles(renderer)
+    game = templating.pick(content.game.title, lang)
+    specs = {c.id: c for c in content.components}
+
+    def name(component_id: str) -> str:
+        spec = specs.get(component_id)
+        return templating.pick(spec.model.name, lang) if spec else component_id
+
+    def item_name(component_id: str, item_id: str) -> str:
+        spec = specs.get(component_id)
+        item = next((i for i in spec.items if i.id == item_id), None) if spec else None
+        value = item.data.get("name") if item is not None else None
+        if isinstance(value, (str, dict)):
+            try:
+                return str(templating.pick(value, lang))
+            except ContentError:
+                pass
+        return item_id
+
+    files = component_files(manifest, lang, paper)
+    language = ui(lang)["language"]
+    story: list[Flowable] = [
+        _p(t["title"].format(game=game), st["title"]),
+        _p(t["paper_line"].format(paper=paper.upper(), language=language), st["body"]),
+        _p(t["scale_title"], st["h2"]),
+        _p(t["scale_text"], st["body"]),
+        Spacer(1, 2 * MM),
+        ScaleBar(t["scale_label"], st["regular"]),
+    ]
+    # Which files to print
+    story.append(_p(t["files_title"], st["h2"]))
+    duplex_word = {
+        "long-edge": t["duplex_yes"],
+        "short-edge": t["duplex_short"],
+    }
+    rows = [[_p(t[k], st["head"]) for k in ("file", "pages", "sheets", "duplex", "weight")]]
+    for f in files:
+        spec = specs.get(f.component)
+        kind = spec.model.kind if spec else "card"
+        duplex = content.game.print.duplex if f.duplex else None
+        rows.append(
+            [
+                _p(f"{Path(f.path).name} ({name(f.component)})", st["cell"]),
+                _p(str(f.pages), st["cell"]),
+                _p(str(f.sheets), st["cell"]),
+                _p(duplex_word.get(duplex or "", t["duplex_no"]), st["cell"]),
+                _p(t["weights"].get(kind, t["weights"]["card"]), st["cell"]),
+            ]
+        )
+    table = Table(rows, colWidths=[56 * MM, 18 * MM, 14 * MM, 36 * MM, 46 * MM], repeatRows=1)
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONTNAME", (0, 0), (-1, -1), st["regular"]),  # else Helvetica, unembedded
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("LINEBELOW", (0, 0), (-1, 0), 0.8, colour(ACCENT)),
+                ("LINEBELOW", (0, 1), (-1, -1), 0.3, colour("#c3c9d1")),
+                ("TOPPADDING", (0, 0), (-1, -1), 2),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+            ]
+        )
+    )
+    story.append(table)
+    rulebooks = rulebook_files(manifest, lang, paper)
+    if rulebooks:
+        story.append(_p(t["rulebooks_title"], st["h2"]))
+        for r in rulebooks:
+            line = t["rulebook_line"].format(file=Path(r["path"]).name, pages=r["pages"])
+            story.append(_p(line, st["body"]))
+    story.append(_p(t["offset_title"], st["h2"]))
+    story.append(_p(t["offset_text"].format(paper=paper), st["body"]))
+    # Cut, fold and glue: one step per component, in the order of the files
+    story.append(_p(t["steps_title"], st["h2"]))
+    for n, f in enumerate(files, 1):
+        spec = specs.get(f.component)
+        kind = spec.model.kind if spec else "card"
+        step = t["steps"].get(kind, t["steps"]["card"]).format(name=name(f.component))
+        story.append(_p(f"{n}. {step}", st["body"]))
+    # Sheet inventory
+    story.append(_p(t["inventory_title"], st["h2"]))
+    for f in files:
+        block: list[Flowable] = [_p(f"{Path(f.path).name}", st["head"])]
+        for n, sheet in enumerate(f.inventory, 1):
+            per_component: dict[str, Counter] = {}
+            for (comp_id, item_id), copies in sheet.items():
+                per_component.setdefault(comp_id, Counter())[item_id] += copies
+            parts = []
+            for comp_id, items in per_component.items():
+                listed = ", ".join(
+                    f"{item_name(comp_id, i)} × {c}" for i, c in sorted(items.items())
+                )
+                parts.append(f"{name(comp_id)} ({sum(items.values())}): {listed}")
+            block.append(_p(f"{t['sheet'].format(n=n)}: " + "; ".join(parts), st["small"]))
+        total = sum(sum(s.values()) for s in f.inventory)
+        block.append(_p(t["total"].format(count=total), st["small"]))
+        block.append(Spacer(1, 2 * MM))
+        story.append(KeepTogether(block))
+    size = paper_size(content.project, paper)
+    regular = st["regular"]
+
+    def canvas_maker(*args, **kwargs):
+        # initialFontName: otherwise ReportLab puts unembedded Helvetica in the resources
+        kwargs.update(invariant=1, initialFontName=regular, initialFontSize=10)
+        return Canvas(*args, **kwargs)
+
+    doc = SimpleDocTemplate(
+        str(out),
+        pagesize=size,
+        leftMargin=18 * MM,
+        rightMargin=18 * MM,
+        topMargin=18 * MM,
+        bottomMargin=18 * MM,
+        title=t["title"].format(game=game),
+        author="pnp",
+        creator="pnp",
+    )
+    doc.build(story, canvasmaker=canvas_maker)
+    return {
+        "path": None,  # filled in by the build
+        "kind": "guide",
+        "lang": lang,
+        "paper": paper,
+        "pages": doc.page,
+        "lists": [f.path for f in files] + [r["path"] for r in rulebooks],
+    }

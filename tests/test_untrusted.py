@@ -1,0 +1,486 @@
+"""Untrusted content, round two (one test or more per class of attack): no code runs, nothing is
+read outside the project, nothing hangs or eats memory, and every failure is one located line."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import ROOT, run_pnp
+from test_bad_inputs import CORPUS
+from test_hostile_content import run_audited
+
+CARD = "templates/layouts/mini/card.yaml"
+COMP = "content/mini/components/cards.yaml"
+GAME = "content/mini/game.yaml"
+RULES_ES = "content/mini/rules/es.md"
+
+
+def mini(dest):
+    """The bad-input corpus's base game: two kinds of card, a PNG, an SVG, two rulebooks."""
+    shutil.copytree(
+        ROOT / "templates", dest / "templates", ignore=shutil.ignore_patterns("layouts")
+    )
+    shutil.copytree(CORPUS / "_base", dest, dirs_exist_ok=True)
+    return dest
+
+
+def edit(root, rel, old, new):
+    path = root / rel
+    text = path.read_text()
+    assert old in text, (rel, old)
+    path.write_text(text.replace(old, new, 1))
+
+
+def one_line(result) -> str:
+    """The single located error line of a failed run (and no traceback, no internal error);
+    progress lines ([###---] 1/4 ...) are not errors."""
+    out = result.stdout + result.stderr
+    assert "Traceback" not in out and "internal error" not in out, out
+    lines = [
+        ln
+        for ln in result.stderr.splitlines()
+        if ln.strip() and not ln.startswith(("pnp print: stopped", "0 error", "1 error", "["))
+    ]
+    assert len(lines) == 1, out
+    return lines[0]
+
+
+# ------------------------------------------------------------------ 1. code execution
+
+EPS = """%!PS-Adobe-3.0 EPSF-3.0
+%%BoundingBox: 0 0 10 10
+({marker}) (w) file dup (ran) writestring closefile
+showpage
+"""
+
+
+def test_eps_named_png_never_reaches_ghostscript(tmp_path):
+    gs = shutil.which("gs")
+    if not gs:
+        pytest.skip("ghostscript not installed (apt-get install ghostscript)")
+    root = mini(tmp_path / "p")
+    marker = tmp_path / "outside" / "pwned"
+    marker.parent.mkdir()
+    payload = EPS.format(marker=marker)
+    (root / "content/mini/art/photo.png").write_text(payload)
+    # Control: the payload is live. Ghostscript without -dSAFER runs it and writes the marker.
+    probe = tmp_path / "probe.eps"
+    probe.write_text(payload)
+    subprocess.run(
+        [gs, "-q", "-dNOSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=nullpage", str(probe)],
+        capture_output=True,
+        timeout=60,
+    )
+    assert marker.read_text() == "ran"
+    marker.unlink()
+    # Control: Pillow left to guess would hand this '.png' to Ghostscript.
+    sniff = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; sys.addaudithook(lambda e, a: e == 'subprocess.Popen' and "
+            "print('EXEC', a[0], flush=True)); from PIL import Image; "
+            f"im = Image.open({str(root / 'content/mini/art/photo.png')!r}); print(im.format)",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "EPS" in sniff.stdout, sniff.stdout + sniff.stderr
+    # pnp: a located error, no program started, nothing written.
+    for command in ("check", "print"):
+        result, log = run_audited(tmp_path, root, command)
+        assert result.returncode in (1, 2)
+        line = one_line(result) if command == "print" else result.stdout
+        assert "content/mini/art/photo.png" in line and "not a PNG file" in line, line
+        assert "EXEC" not in log, [ln for ln in log.splitlines() if ln.startswith("EXEC")]
+        assert not marker.exists()
+    assert not (root / "output").exists()
+
+
+def test_jpeg_declared_art_refuses_a_png(tmp_path):
+    root = mini(tmp_path / "p")
+    shutil.copy(root / "content/mini/art/photo.png", root / "content/mini/art/photo.jpg")
+    edit(root, CARD, "src: art/photo.png", "src: art/photo.jpg")
+    result = run_pnp(root, "check")
+    assert result.returncode == 1
+    assert "photo.jpg" in result.stdout and "not a JPEG file" in result.stdout
+
+
+# ------------------------------------------------------------------ 2. reads outside the project
+
+
+def test_symlinked_rulebook_and_component_are_refused_and_never_read(tmp_path):
+    secret = tmp_path / "secret.md"
+    secret.write_text("# Secret\n\n## 1 Secret\n\nTOP SECRET TEXT\n")
+    for rel in (RULES_ES, COMP):
+        root = mini(tmp_path / rel.replace("/", "_"))
+        (root / rel).unlink()
+        (root / rel).symlink_to(secret)
+        result, log = run_audited(tmp_path, root, "print")
+        line = one_line(result)
+        assert result.returncode == 2, line
+        assert rel in line and "resolves outside the project" in line, line
+        opened = [ln[5:] for ln in log.splitlines() if ln.startswith("OPEN ")]
+        assert str(secret) not in opened  # the audit log holds real paths: an escape would show
+        assert not (root / "output").exists()
+
+
+@pytest.mark.parametrize("special", ["fifo", "dev-zero", "big-file"])
+def test_special_and_huge_files_in_the_game_folder(tmp_path, special):
+    """A FIFO blocks a reader forever, /dev/zero never ends, a huge file fills memory: the
+    build neither hangs nor reads them whole (bounded by pytest's own timeout on run_pnp)."""
+    root = mini(tmp_path / "p")
+    art = root / "content/mini/art"
+    if special == "fifo":
+        os.mkfifo(art / "pipe.png")
+    elif special == "dev-zero":
+        (art / "zero.png").symlink_to("/dev/zero")
+    else:
+        with open(art / "huge.png", "wb") as fh:  # sparse: 3 GB on paper, nothing on disk
+            fh.truncate(3 * 1024**3)
+    name = {"fifo": "pipe.png", "dev-zero": "zero.png", "big-file": "huge.png"}[special]
+    # Unused, the file is skipped by the build's hashing; the game builds.
+    result = run_pnp(root, "print", "-j", "1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    # Used as art, it is one located error.
+    edit(root, CARD, "src: art/photo.png", f"src: art/{name}")
+    result = run_pnp(root, "check")
+    assert result.returncode == 1
+    assert f"art/{name}" in result.stdout, result.stdout
+    expected = {
+        "fifo": "not a regular file",
+        "dev-zero": "outside the project",
+        "big-file": "over the limit",
+    }
+    assert expected[special] in result.stdout, result.stdout
+
+
+def test_symlinked_lock_is_refused_and_its_target_untouched(tmp_path):
+    root = mini(tmp_path / "p")
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    (root / ".pnp.lock").symlink_to(victim)
+    result = run_pnp(root, "print")
+    assert result.returncode == 2
+    assert ".pnp.lock" in one_line(result) and "symlink" in one_line(result)
+    assert victim.read_text() == "precious"
+
+
+def test_lock_that_is_a_directory_is_a_located_error(tmp_path):
+    root = mini(tmp_path / "p")
+    (root / ".pnp.lock").mkdir()
+    result = run_pnp(root, "print")
+    assert result.returncode == 2 and ".pnp.lock" in one_line(result)
+
+
+# ------------------------------------------------------------------ 3. lock; 7. Ctrl-C
+
+
+def _big(root, decks=4, cards=300):
+    """A game of plain card decks: enough targets to keep two workers busy for a while."""
+    game = root / "content/big"
+    (game / "components").mkdir(parents=True)
+    (game / "game.yaml").write_text(
+        "id: big\ntitle: Big\nlanguages: [en, es]\nprint: {papers: [a4, letter]}\n"
+    )
+    (root / "templates/layouts/big").mkdir(parents=True)
+    (root / "templates/layouts/big/face.yaml").write_text(
+        "boxes:\n  - {kind: rect, x: 5, y: 5, w: 53, h: 78, stroke: '#222'}\n"
+        "  - {kind: text, text: 'Card {{ n }}', x: 5, y: 5, w: 53, h: 20, size: 14pt}\n"
+    )
+    items = "\n".join(f"  - {{id: c{i}, data: {{n: {i}}}}}" for i in range(cards))
+    for d in range(decks):
+        (game / f"components/d{d}.yaml").write_text(
+            f"id: d{d}\nname: Deck {d}\nsize: poker\nlayout: big/face\nitems:\n{items}\n"
+        )
+    counts = ", ".join(f"d{d}: {cards}" for d in range(decks))
+    (game / "manifest.yaml").write_text(f"components: {{{counts}}}\n")
+    return root
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as fh:
+            out += [int(c) for c in fh.read().split()]
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(") ")[-1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _start_build(root, *args):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.Popen(
+        [sys.executable, "-m", "generator", "--root", str(root), "print", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=root,
+        start_new_session=True,
+    )
+
+
+def _wait_for_workers(proc, n=2, timeout=120.0) -> list[int]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        workers = _children(proc.pid)
+        if len(workers) >= n:
+            time.sleep(1.0)  # let them start on their targets
+            return _children(proc.pid)
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    raise AssertionError("no workers started")
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
+def test_killing_only_the_main_process_frees_the_lock_at_once(tmp_path):
+    root = _big(mini(tmp_path / "p"))
+    proc = _start_build(root, "big", "-j", "2")
+    workers = _wait_for_workers(proc)
+    os.kill(proc.pid, signal.SIGKILL)  # the main process only, as the OOM killer would
+    proc.wait()
+    # Workers die with their parent ...
+    deadline = time.monotonic() + 10
+    while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(w) for w in workers), "orphaned workers still running"
+    # ... and never held the lock: the next build starts at once and completes.
+    again = run_pnp(root, "print", "big", "-j", "2")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "another pnp build" not in again.stderr
+    manifest = json.loads((root / "output/big/build-manifest.json").read_text())
+    assert len(manifest["files"]) == 4 * 2 * 2
+    assert not list((root / "output").rglob(".*.tmp"))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
+def test_ctrl_c_stops_a_parallel_build_promptly(tmp_path):
+    root = _big(mini(tmp_path / "p"))
+    proc = _start_build(root, "big", "-j", "2")
+    workers = _wait_for_workers(proc)
+    sent = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in a terminal reaches the whole process group
+    out, err = proc.communicate(timeout=60)
+    took = time.monotonic() - sent
+    print(f"\nCtrl-C: the build stopped {took:.2f} s after SIGINT")
+    assert proc.returncode == 130, out + err
+    lines = err.strip().splitlines()
+    assert lines[-1] == "pnp: interrupted; build stopped, no partial files left", err
+    assert sum(ln.startswith("pnp:") for ln in lines) == 1, err  # one line, no traceback
+    assert "Traceback" not in err
+    assert not any(_alive(w) for w in workers)
+    assert not list((root / "output").rglob(".*.tmp"))
+    built = list((root / "output/big").rglob("*.pdf"))
+    assert len(built) < 4 * 2 * 2, "the queue ran to the end instead of stopping"
+    # The 2 s target lives in the bench; here only a bound no healthy run comes near.
+    assert took < 15, took
+    # The lock is free and the next build repairs everything.
+    assert run_pnp(root, "print", "big", "-j", "2").returncode == 0
+
+
+# ------------------------------------------------------------------ 4. hangs; 5. memory
+
+MEMORY_CAP = 1536 * 1024**2  # address space for the whole pnp process, libraries included
+
+
+def _capped_check(root, seconds=120):
+    """`pnp check` with its address space capped: a payload that needs gigabytes fails loudly
+    (MemoryError: an internal error), one that loops is killed by the timeout."""
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(root), "check"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=root,
+        timeout=seconds,
+        preexec_fn=limit,
+    )
+    return result, time.monotonic() - started
+
+
+RUNAWAY = {
+    "text size 1e20 pt": (CARD, "size: 12pt", "size: 1e20"),
+    "nested range loops": (
+        CARD,
+        'text: "{{ label }}"',
+        'text: "{% for a in range(1000) %}{% for b in range(1000) %}'
+        '{% for c in range(1000) %}x{% endfor %}{% endfor %}{% endfor %}"',
+    ),
+    "power tower": (CARD, 'text: "{{ label }}"', 'text: "{{ 9 ** 64 ** 64 }}"'),
+    "format width": (CARD, 'text: "{{ label }}"', "text: \"{{ '%0999999999d' % 1 }}\""),
+    "list repetition": (CARD, 'text: "{{ label }}"', 'text: "{{ ([0] * 300000000)|length }}"'),
+    "ljust width": (CARD, 'text: "{{ label }}"', 'text: "{{ label.ljust(999999999) }}"'),
+    "format filter width": (
+        CARD,
+        'text: "{{ label }}"',
+        "text: \"{{ '%999999999s' | format(label) }}\"",
+    ),
+    "0.05 mm card": (COMP, "size: poker", "size: {w: 0.05, h: 0.05}"),
+    "10 km board": (COMP, "size: poker", "size: {w: 10000000, h: 10000000}"),
+    "3 m card": (COMP, "size: poker", "size: {w: 3000, h: 3000}"),
+    "matrix of 100 million": (
+        COMP,
+        "items:",
+        "matrix:\n  id: 'm{{ a }}{{ b }}{{ c }}{{ d }}'\n  over:\n"
+        + "".join(f"    {k}: [{', '.join(map(str, range(100)))}]\n" for k in "abcd")
+        + "items:",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(RUNAWAY))
+def test_runaway_content_stops_fast_and_small(tmp_path, name):
+    root = mini(tmp_path / "p")
+    rel, old, new = RUNAWAY[name]
+    edit(root, rel, old, new)
+    result, took = _capped_check(root)
+    out = result.stdout + result.stderr
+    assert result.returncode in (1, 2), out
+    assert "internal error" not in out and "MemoryError" not in out and "Traceback" not in out
+    assert rel.split("/")[-1] in out, out  # located in the file that holds it
+    print(f"\n{name}: refused in {took:.2f} s under a {MEMORY_CAP // 1024**2} MiB cap")
+
+
+def test_svg_use_bomb_is_refused_before_any_renderer(tmp_path):
+    from bad_inputs.make_corpus import SVG_BOMB
+
+    root = mini(tmp_path / "p")
+    (root / "content/mini/art/star.svg").write_text(SVG_BOMB)
+    result, _ = _capped_check(root)
+    assert result.returncode == 1
+    assert "content/mini/art/star.svg" in result.stdout and "<use> expanded" in result.stdout
+    # and print stops at check, before WeasyPrint or svglib ever sees it
+    printed = run_pnp(root, "print")
+    assert printed.returncode == 1 and not (root / "output").exists()
+
+
+# ------------------------------------------------------------------ 6. wrong PDFs; 9. arguments
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (("print", "--back-offset", "nan,nan"), "--back-offset 'nan,nan'"),
+        (("print", "--back-offset", "1e308,0"), "--back-offset '1e308,0'"),
+        (("print", "-j", "-1"), "-j/--jobs: -1 is out of range"),
+        (("print", "-j", "many"), "-j/--jobs: 'many' is not a whole number"),
+        (("print", "--paper", "a4", "--paper", "a4"), "--paper lists a paper twice"),
+    ],
+)
+def test_bad_arguments_are_one_line(tmp_path, args, needle):
+    root = mini(tmp_path / "p")
+    result = run_pnp(root, *args)
+    assert result.returncode == 2
+    assert needle in one_line(result)
+    assert not (root / "output").exists()
+
+
+def test_missing_root_is_one_line(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(tmp_path / "nowhere"), "check"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert result.returncode == 2 and "--root is not a folder" in one_line(result)
+
+
+def test_output_that_is_a_file_is_one_located_line(tmp_path):
+    root = mini(tmp_path / "p")
+    (root / "output").write_text("not a folder")
+    result = run_pnp(root, "print", "-j", "1")
+    assert result.returncode == 2
+    line = one_line(result)
+    assert "output" in line and "cannot write" in line, line
+
+
+def test_full_disk_names_the_path_and_leaves_no_partial_file(tmp_path):
+    """A file-size limit stands in for a full disk: writes fail with an OSError mid-file."""
+    root = mini(tmp_path / "p")
+
+    def small_disk():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # fail the write instead of killing us
+        resource.setrlimit(resource.RLIMIT_FSIZE, (30_000, 30_000))
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(root), "print", "-j", "1"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=root,
+        timeout=300,
+        preexec_fn=small_disk,
+    )
+    assert result.returncode == 2, result.stdout + result.stderr
+    line = one_line(result)
+    assert "cannot write" in line and "output/mini/" in line, line
+    assert not list((root / "output").rglob(".*.tmp"))
+
+
+def test_manifest_is_strict_json_and_pdfs_have_no_nan(tmp_path):
+    root = mini(tmp_path / "p")
+    edit(root, CARD, "bleed: true,", "bleed: true, rotate: '{{ power * 7.5 }}',")
+    result = run_pnp(root, "print", "-j", "1", "--back-offset", "0.5,-0.25")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+    def refuse(constant):
+        raise AssertionError(f"{constant} in the manifest")
+
+    text = (root / "output/mini/build-manifest.json").read_text()
+    json.loads(text, parse_constant=refuse)
+    from pypdf import PdfReader
+
+    number = re.compile(rb"(?<![A-Za-z/])(nan|inf)(?![A-Za-z])", re.IGNORECASE)
+    for pdf in (root / "output/mini").rglob("*.pdf"):
+        for page in PdfReader(pdf).pages:
+            stream = page.get_contents()
+            assert stream is None or not number.search(stream.get_data()), pdf
+            for box in ("/MediaBox", "/TrimBox", "/BleedBox"):
+                if box in page:
+                    assert all(math.isfinite(float(v)) for v in page[box]), (pdf, box)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_stuck_target_is_stopped_and_named(tmp_path, jobs):
+    """The per-target time limit, lowered so that an ordinary 300-card deck overruns it."""
+    root = _big(mini(tmp_path / "p"), decks=2)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PNP_TARGET_SECONDS="0.3")
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(root), "print", "big", "-j", jobs],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=root,
+        timeout=300,
+    )
+    assert result.returncode == 2, result.stdout + result.stderr
+    line = one_line(result)
+    assert "output/big/" in line and "0.3 s limit" in line, line
+    assert not list((root / "output").rglob(".*.tmp"))
