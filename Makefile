@@ -41,9 +41,10 @@ print: setup
 check: setup
 	$(PNP) check
 
-# `make test` leaves out the tests marked slow (see tests/conftest.py); CI runs them all.
+# `make test` leaves out the tests marked slow (see tests/conftest.py) and runs on two
+# processes, a test file per process (its module fixtures are made once); CI runs them all.
 test: setup
-	$(BIN)/pytest -q -m "not slow"
+	$(BIN)/pytest -q -m "not slow" -n 2 --dist loadfile
 
 test-all: setup
 	$(BIN)/pytest -q
