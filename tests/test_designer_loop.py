@@ -115,9 +115,13 @@ def test_new_game_passes_check_and_builds(tmp_path, capsys):
 
 
 def _keys(root: Path) -> dict[str, str]:
-    project = Project(root)
-    content = load_game(project, "dogfight")
-    return {t.path: t.key for t in build.plan_targets(project, content, build.Options())}
+    """Every target's key, as one `pnp print` command would plan them (its own cache session)."""
+    from generator import session
+
+    with session.new():
+        project = Project(root)
+        content = load_game(project, "dogfight")
+        return {t.path: t.key for t in build.plan_targets(project, content, build.Options())}
 
 
 def test_an_edit_in_one_language_changes_only_the_targets_that_read_it(dogfight_copy):
@@ -128,6 +132,9 @@ def test_an_edit_in_one_language_changes_only_the_targets_that_read_it(dogfight_
     comp = root / "content/dogfight/components/rewards.yaml"
     text = comp.read_text()
     comp.write_text(text.replace("en: German plane shot down", "en: German plane downed"))
+    rules = root / "content/dogfight/rules/ko.md"
+    layout = root / "templates/layouts/dogfight/reward.yaml"
+    originals = {path: path.read_bytes() for path in (comp, rules, layout)}
     changed = {p for p, k in _keys(root).items() if before[p] != k}
     assert changed >= {
         "output/dogfight/en/rewards-a4.pdf",
@@ -145,15 +152,13 @@ def test_an_edit_in_one_language_changes_only_the_targets_that_read_it(dogfight_
         assert "/en/" in path or "rulebook.es-en" in path, path
         assert "allied-planes" not in path, path
     # A Korean rulebook edit moves only the Korean editions.
-    comp.write_text(text)
-    rules = root / "content/dogfight/rules/ko.md"
+    comp.write_bytes(originals[comp])
     rules.write_text(rules.read_text() + "\n")
     changed = {p for p, k in _keys(root).items() if before[p] != k}
     assert changed == {"output/dogfight/ko/rulebook.pdf", "output/dogfight/ko/rulebook-letter.pdf"}
     # A layout edit moves only the component that resolves it (every language), and the
     # rulebooks (their figures may draw it).
-    rules.write_text(rules.read_text()[:-1])
-    layout = root / "templates/layouts/dogfight/reward.yaml"
+    rules.write_bytes(originals[rules])
     layout.write_text(layout.read_text().replace("size: 30pt", "size: 29pt"))
     changed = {p for p, k in _keys(root).items() if before[p] != k}
     assert not any("allied-planes" in p for p in changed)
@@ -163,7 +168,7 @@ def test_an_edit_in_one_language_changes_only_the_targets_that_read_it(dogfight_
         for name in ("rewards-a4.pdf", "rewards-letter.pdf", "print-shop/rewards.pdf")
     }
     # Undone, every key is as before; another game's layout moves nothing of this one.
-    layout.write_text(layout.read_text().replace("size: 29pt", "size: 30pt"))
+    layout.write_bytes(originals[layout])
     other = root / "templates/layouts/other-game/card.yaml"
     other.parent.mkdir()
     other.write_text("boxes: []\n")
