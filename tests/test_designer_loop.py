@@ -130,11 +130,11 @@ def test_an_edit_in_one_language_changes_only_the_targets_that_read_it(dogfight_
     game.write_text(re.sub(r"exports: \[.*\]", "exports: [sheets, print-shop]", game.read_text()))
     before = _keys(root)
     comp = root / "content/dogfight/components/rewards.yaml"
-    text = comp.read_text()
-    comp.write_text(text.replace("en: German plane shot down", "en: German plane downed"))
     rules = root / "content/dogfight/rules/ko.md"
     layout = root / "templates/layouts/dogfight/reward.yaml"
     originals = {path: path.read_bytes() for path in (comp, rules, layout)}
+    text = comp.read_text()
+    comp.write_text(text.replace("en: German plane shot down", "en: German plane downed"))
     changed = {p for p, k in _keys(root).items() if before[p] != k}
     assert changed >= {
         "output/dogfight/en/rewards-a4.pdf",
