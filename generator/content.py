@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from generator import model, templating
+from generator import languages, model, templating
 from generator.errors import ContentError
 from generator.project import Project, inside
 from generator.sizes import face_size
@@ -184,6 +184,7 @@ def _expand_items(
 
 
 def load_game(project: Project, game_id: str) -> GameContent:
+    languages.use_project_templates(project.templates)
     game_dir = project.game_dir(game_id)
     game_file = game_dir / "game.yaml"
     if not game_dir.is_dir():

@@ -29,13 +29,13 @@ from jinja2 import FileSystemLoader, TemplateError
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
-from generator import art, markup, templating
+from generator import art, languages, markup, templating
 from generator.content import GameContent
 from generator.errors import ContentError, rel
 from generator.figures import FaceCache, world_digest
 from generator.glossary import load_glossary
 from generator.project import inside
-from generator.rulebook_data import Blocks, RulesData, ui
+from generator.rulebook_data import Blocks, RulesData, keep_words, ui
 from generator.rules_source import RulesSource, Section, parse_rules, rules_files
 from generator.sizes import paper_size
 from generator.units import MM
@@ -299,6 +299,11 @@ class LanguageHtml:
     source: Source
     faces: FaceCache = field(repr=False, default=None)
 
+    @property
+    def spec(self) -> languages.Language:
+        """What the page needs to know about the language: hyphenation, fonts, script."""
+        return languages.get(self.lang)
+
 
 def _template_line(tb) -> int | None:
     line = None
@@ -453,14 +458,14 @@ class _Builder:
                 "key": key,
             }
             html = markup.to_html(text, env)
-            if lang == "ko":  # before the helpers' HTML comes back: it keeps its own words
-                html = markup.keep_words(html)
+            # before the helpers' HTML comes back: it keeps its own words
+            html = keep_words(html, lang)
             return Markup(blocks.restore(html))
 
         def title(s: Section) -> Markup:
             text = run_jinja(s.title, ctx, path, s.line, f"§{s.number}")
             html = markup.inline_html(text, {"icons": icons})
-            return Markup(markup.keep_words(html) if lang == "ko" else html)
+            return Markup(keep_words(html, lang))
 
         intro_line = next(
             (
@@ -485,8 +490,7 @@ class _Builder:
                 )
             )
         subtitle = Markup(markup.escape(data.description))
-        if lang == "ko":
-            subtitle = Markup(markup.keep_words(str(subtitle)))
+        subtitle = Markup(keep_words(str(subtitle), lang))
         return LanguageHtml(
             lang,
             data.title or source.rules.title,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import impose, templating
+from generator import impose, languages, templating
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError
 from generator.model import PrintSettings
@@ -463,14 +463,9 @@ def _draw_cut_lines(canvas, grid: impose.Grid) -> None:
     canvas.restoreState()
 
 
-_SIDES = {
-    "front": {"es": "anverso", "ko": "앞면", "en": "front"},
-    "back": {"es": "reverso", "ko": "뒷면", "en": "back"},
-}
-
-
 def _side_word(side: str, lang: str) -> str:
-    return _SIDES[side].get(lang, side)
+    """'front'/'back' in the sheet's language (templates/languages/<code>.yaml labels)."""
+    return languages.get(lang).label(side)
 
 
 def _label(canvas, renderer, grid: impose.Grid, text: str, paper) -> None:

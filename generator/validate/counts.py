@@ -24,24 +24,26 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 
+from generator import languages
 from generator.errors import Finding
 from generator.validate import text as rtext
 from generator.validate.game import GameView
 from generator.validate.numbers import Number, find_numbers
 from generator.validate.terms import TermIndex, TermMatch, index
-from generator.validate.text import STOPWORDS
 from generator.validate.text import WORD as _WORD
+from generator.validate.text import stopwords
 from generator.validate.text import units as _units
 
-PER_PLAYER = {
-    "es": re.compile(
-        r"^\s*\(\s*(\S+)\s+(?:para\s+cada|por\s+cada|por|cada)\s+jugador(?:a)?\s*\)", re.I
-    ),
-    "en": re.compile(r"^\s*\(\s*(\S+)\s+(?:per|for\s+each|each|for\s+every)\s+player\s*\)", re.I),
-    "ko": re.compile(r"^\s*\(\s*(?:각\s*)?플레이어\s*(?:당|마다|별)?\s*(\S+?)\s*\)"),
-}
-_KO_AFTER = re.compile(r"\s*(?:$|[.,;:()\[\]])")
+
+@lru_cache(maxsize=16)
+def _per_player(lang: str) -> re.Pattern | None:
+    pattern = languages.get(lang).per_player
+    return re.compile(pattern, re.IGNORECASE) if pattern else None
+
+
+_CLAUSE_END = re.compile(r"\s*(?:$|[.,;:()\[\]])")
 
 
 @dataclass
@@ -75,7 +77,8 @@ def _label_subject(
     spans = " ".join(rest)
     for n in find_numbers(spans, lang):
         spans = spans[: n.start] + " " * (n.end - n.start) + spans[n.end :]
-    words = [w for w in _WORD.findall(spans) if w.lower() not in STOPWORDS.get(lang, set())]
+    stop = stopwords(lang)
+    words = [w for w in _WORD.findall(spans) if w.lower() not in stop]
     return subject, len(words) + len(leftover) <= max_leftover
 
 
@@ -83,8 +86,9 @@ def _statement(
     t: str, n: Number, lang: str, idx: TermIndex, units: re.Pattern, item
 ) -> Statement | None:
     kind, counted = None, None
-    if lang == "ko":
-        if not _KO_AFTER.match(t, n.end):
+    counter_language = languages.get(lang).numbers.uses_counters
+    if counter_language:  # the counted thing comes before the number: "맵 카드 15장"
+        if not _CLAUSE_END.match(t, n.end):
             return None  # "수리 큐브 1개를 회복합니다": a count inside a sentence
         before = idx.ending_at(t, n.start)
         if before is not None and idx.components(before):
@@ -133,17 +137,19 @@ def _statement(
     components = sorted(idx.components(counted))
     if len(components) != 1:
         return None
-    if kind == "unit" and lang != "ko":
+    if kind == "unit" and not counter_language:
         unit = units.match(t, n.end + len(t[n.end :]) - len(t[n.end :].lstrip()))
         end = max(end, unit.end() if unit else end)
     phrase = _phrase(t, end)
     stmt = Statement(
         n.value, components[0], _term_for(idx, counted, components[0]), phrase, kind, item
     )
-    per = PER_PLAYER.get(lang)
+    per = _per_player(lang)
     if per:
         after = t[end:]
-        if lang != "ko":  # an adjective may sit between: "cartas de control azules (3 por jugador)"
+        if (
+            not counter_language
+        ):  # an adjective may sit between: "cartas de control azules (3 por jugador)"
             after = re.sub(r"^\s*[^\W\d_]+(?=\s*\()", "", after)
         m = per.match(after)
         if m:

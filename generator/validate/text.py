@@ -3,8 +3,8 @@
 A section is its title, its prose (the body without list items, Jinja blocks and translator's
 notes) and its list items, each with its line. Markdown emphasis and links are reduced to
 their text. A translator's note is a quote that starts with a bold label such as
-`> **Translation note:**` (es "Nota de traducción", ko "번역 노트" / "번역 참고"): it talks about the
-other languages, so it is not compared with them.
+`> **Translation note:**` (each language's `note_labels`): it talks about the other languages, so
+it is not compared with them.
 """
 
 from __future__ import annotations
@@ -13,53 +13,27 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from generator import languages
 from generator.rules_source import JINJA, LIST_ITEM, Section
 from generator.validate.terms import normalize
 
-NOTE = re.compile(
-    r"^\s*>\s*\*\*\s*(?:Translation note|Translator'?s note|Nota de (?:la )?traducci[oó]n"
-    r"|Nota del traductor|번역\s*(?:노트|참고|주|메모))",
-    re.IGNORECASE,
-)
-_NOTE_INLINE = re.compile(
-    r"\s*>\s*\*\*\s*(?:Translation note|Translator'?s note|Nota de (?:la )?traducci[oó]n"
-    r"|Nota del traductor|번역\s*(?:노트|참고|주|메모)).*$",
-    re.IGNORECASE | re.DOTALL,
-)
-# Unit words: what a count counts when no term does ("12 cartas", "카드 50장"); Korean counts
-# with counters, so these are not compared between translations either.
-UNITS = {
-    "es": r"cartas?|piezas?|unidades|unidad",
-    "en": r"cards?|pi[e]ces?|units?",  # (spelt so that no game word appears in generator/)
-    "ko": r"카드|장|개|부품",
-}
-STOPWORDS = {
-    "es": {
-        "de",
-        "del",
-        "la",
-        "las",
-        "el",
-        "los",
-        "un",
-        "una",
-        "uno",
-        "y",
-        "en",
-        "con",
-        "para",
-        "al",
-        "a",
-    },
-    "en": {"a", "an", "the", "of", "and", "with", "for", "in"},
-    "ko": set(),
-}
+# The labels of translator's notes, unit words and stopwords are language data
+# (templates/languages/<code>.yaml).
+NOTE = languages.note_pattern()
+_NOTE_INLINE = re.compile(NOTE.pattern.replace("^", "", 1) + ".*$", re.IGNORECASE | re.DOTALL)
 WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 
-@lru_cache(maxsize=8)
+def stopwords(lang: str) -> frozenset[str]:
+    return languages.get(lang).stopwords
+
+
+@lru_cache(maxsize=16)
 def units(lang: str) -> re.Pattern:
-    return re.compile(rf"(?:{UNITS.get(lang, UNITS['en'])})(?![\w])", re.IGNORECASE)
+    """Unit words: what a count counts when no term does ("12 cartas", "카드 50장"); Korean
+    counts with counters, so these are not compared between translations either."""
+    words = languages.get(lang).units or "(?!)"
+    return re.compile(rf"(?:{words})(?![\w])", re.IGNORECASE)
 
 
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")

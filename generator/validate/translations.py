@@ -25,8 +25,8 @@ from generator.validate import text as rtext
 from generator.validate.game import GameView
 from generator.validate.numbers import find_numbers
 from generator.validate.terms import TermIndex, TermMatch, index
-from generator.validate.text import STOPWORDS
 from generator.validate.text import WORD as _WORD
+from generator.validate.text import stopwords
 from generator.validate.text import units as _units
 
 IGNORED_NUMBERS = frozenset({1})
@@ -272,7 +272,7 @@ def _unmatched(
 
 
 def _covered(m: TermMatch, present: list[TermMatch], lang: str) -> bool:
-    stop = STOPWORDS.get(lang, set())
+    stop = stopwords(lang)
     for word in _WORD.finditer(m.text):
         if word.group().casefold() in stop:
             continue
