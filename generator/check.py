@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from generator.content import GameContent
+from generator.i18n import drafts
 from generator.errors import ContentError, Finding, rel
 from generator.render import FaceRenderer
 
@@ -28,6 +29,7 @@ def check_game(content: GameContent) -> list[Finding]:
         findings += check_faces(content, lang)
     for f in findings:
         f.game = content.id
+    findings = drafts.soften(content, findings)  # a draft language's errors are warnings
     return apply(content.dir, collapse(findings), content.project.root, content.id)
 
 

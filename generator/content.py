@@ -114,6 +114,7 @@ class GameContent:
     manifest_raw: Any = None
     files: list[Path] = field(default_factory=list)
     rules: dict = field(default_factory=dict)  # lang -> RulesSource
+    draft_errors: list = field(default_factory=list)  # draft languages' rulebooks that did not load
 
     @property
     def id(self) -> str:
@@ -257,14 +258,17 @@ def load_game(project: Project, game_id: str) -> GameContent:
         components.append(ComponentSpec(comp, comp_file, dict(raw.key_lines), items, size))
         files.append(comp_file)
     _check_paths_and_papers(project, game, raw_game, game_file, game_dir, components)
-    rules = _load_rules(game_dir, game)
+    draft_errors: list[ContentError] = []
+    rules = _load_rules(game_dir, game, draft_errors)
     manifest, manifest_raw = None, None
     manifest_file = game_dir / "manifest.yaml"
     if manifest_file.exists():
         manifest_raw = load_yaml(manifest_file)
         manifest = validate(model.Manifest, manifest_raw, manifest_file)
         files.append(manifest_file)
-    return GameContent(project, game_dir, game, components, manifest, manifest_raw, files, rules)
+    content = GameContent(project, game_dir, game, components, manifest, manifest_raw, files, rules)
+    content.draft_errors = draft_errors
+    return content
 
 
 def _load_layouts(
@@ -318,10 +322,21 @@ def _check_paths_and_papers(project, game, raw_game, game_file, game_dir, compon
                 raise exc.located(file, line, "print.papers")
 
 
-def _load_rules(game_dir: Path, game: model.Game) -> dict:
+def _load_rules(game_dir: Path, game: model.Game, draft_errors: list[ContentError]) -> dict:
+    """Every rulebook; one of a draft language that does not parse is left out, its error kept
+    for `pnp check` (a draft language never stops the others)."""
     from generator.rules_source import parse_rules, rules_files
 
-    return {lang: parse_rules(path, lang) for lang, path in rules_files(game_dir).items()}
+    rules = {}
+    for lang, path in rules_files(game_dir).items():
+        try:
+            rules[lang] = parse_rules(path, lang)
+        except ContentError as exc:
+            if lang not in game.drafts:
+                raise
+            exc.lang = lang  # type: ignore[attr-defined]
+            draft_errors.append(exc)
+    return rules
 
 
 def load_game_yaml(path: Path) -> YDict:

@@ -291,6 +291,33 @@ class Game(Strict):
     rulebook: RulebookSettings = RulebookSettings()
     description: LangText | None = None
 
+    drafts: dict[str, float] = Field(
+        {},
+        description="set from `languages:` entries such as {fr: draft} (always a draft, 1.01) or "
+        "{fr: {complete: 90%}} (a draft while under 90% translated): language -> completeness "
+        "it needs to stop being a draft",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _draft_languages(cls, data):
+        """`languages: [es, en, {fr: draft}]`: a draft language's findings are warnings and it
+        never stops the other languages from building."""
+        if not isinstance(data, dict) or not isinstance(data.get("languages"), list):
+            return data
+        codes, drafts = [], {}
+        for entry in data["languages"]:
+            if isinstance(entry, dict) and len(entry) == 1:
+                code, how = next(iter(entry.items()))
+                codes.append(code)
+                drafts[code] = _draft_threshold(code, how)
+            else:
+                codes.append(entry)
+        if drafts:
+            data = dict(data)
+            data["languages"], data["drafts"] = codes, drafts
+        return data
+
     @field_validator("languages")
     @classmethod
     def _codes(cls, value):
@@ -300,6 +327,24 @@ class Game(Strict):
         if len(set(value)) != len(value):
             raise ValueError("a language is listed twice")
         return value
+
+
+def _draft_threshold(code: str, how: Any) -> float:
+    if how == "draft" or how is True or (isinstance(how, dict) and how == {"draft": True}):
+        return 1.01  # never complete enough: a draft until the entry is changed to a plain code
+    if isinstance(how, dict) and set(how) == {"complete"}:
+        value = how["complete"]
+        if isinstance(value, str) and value.strip().endswith("%"):
+            value = value.strip()[:-1]
+        try:
+            fraction = float(value) / (100 if float(value) > 1 else 1)
+        except (TypeError, ValueError):
+            fraction = -1
+        if 0 <= fraction <= 1:
+            return fraction
+    raise ValueError(
+        f"language '{code}': write `{code}: draft` or `{code}: {{complete: 90%}}`, got {how!r}"
+    )
 
 
 class ManifestEntry(Strict):
