@@ -110,7 +110,7 @@ def _check(contents):
 
 
 def _print_findings(findings, stream=sys.stdout) -> None:
-    from generator.validate.accepted import finding_id
+    from generator.check.accepted import finding_id
 
     for f in findings:
         if f.accepted:  # still shown, but it no longer counts: one line with the reason
@@ -135,7 +135,7 @@ def cmd_check(project, args) -> int:
     contents = _load(project, args.games)
     findings = _check(contents)
     if args.format == "json":
-        from generator.validate.accepted import finding_id
+        from generator.check.accepted import finding_id
 
         print(
             json.dumps(
@@ -223,7 +223,7 @@ def cmd_i18n(project, args) -> int:
 
 
 def cmd_schema(project, args) -> int:
-    from generator import model
+    from generator import boxes, model
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -231,7 +231,7 @@ def cmd_schema(project, args) -> int:
         "game": model.Game,
         "component": model.Component,
         "manifest": model.Manifest,
-        "layout": model.Layout,
+        "layout": boxes.Layout,
     }
     for name, cls in docs.items():
         schema = cls.model_json_schema(by_alias=True, mode="validation")

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from generator import languages, model, templating
+from generator import boxes, languages, model, templating
 from generator.errors import ContentError
 from generator.project import Project, inside
 from generator.sizes import face_size
@@ -51,14 +51,14 @@ def validate(cls: type[BaseModel], raw: Any, file: Path):
         elif kind == "union_tag_invalid":
             tag = err.get("ctx", {}).get("tag", "?")
             message = f"unknown box kind '{tag}'"
-            close = difflib.get_close_matches(str(tag), model.BOX_KINDS, n=1, cutoff=0.5)
+            close = difflib.get_close_matches(str(tag), boxes.BOX_KINDS, n=1, cutoff=0.5)
             hint = (
                 (f"did you mean '{close[0]}'? " if close else "")
                 + "kinds: "
-                + ", ".join(model.BOX_KINDS)
+                + ", ".join(boxes.BOX_KINDS)
             )
         elif kind == "union_tag_not_found":
-            message, hint = "box has no 'kind'", "kinds: " + ", ".join(model.BOX_KINDS)
+            message, hint = "box has no 'kind'", "kinds: " + ", ".join(boxes.BOX_KINDS)
         elif kind == "missing":
             message = f"missing required key '{err['loc'][-1]}'"
         else:

@@ -94,14 +94,30 @@ class Finding:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
     @classmethod
-    def from_error(cls, err: ContentError, game: str | None = None) -> Finding:
+    def from_error(
+        cls,
+        err: ContentError,
+        game: str | None = None,
+        *,
+        prefix: str = "",
+        code: str | None = None,
+        root: Path | None = None,
+        **where,
+    ) -> Finding:
+        """The one way a ContentError becomes a finding. `where` holds what the caller knows
+        (file, line, component, item, lang, box); the error's own file and line win."""
+        if err.file:
+            where["file"] = rel(err.file, root)
+            where["line"] = err.line or where.get("line")
+        elif err.line:
+            where["line"] = err.line
+        where.setdefault("file", rel(None))
+        where.setdefault("key", err.key)
         return cls(
             "error",
-            err.code,
-            (f"{err.key}: " if err.key else "") + err.message,
-            file=rel(err.file),
-            line=err.line,
+            code or err.code,
+            prefix + (f"{err.key}: " if err.key else "") + err.message,
             hint=err.hint,
             game=game,
-            key=err.key,
+            **where,
         )

@@ -16,14 +16,14 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import templating
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError
-from generator.render import FaceRenderer
+from generator.render import Contexts, FaceRenderer
 
 DPI = 300
 CODE = Path(__file__).resolve().parent
 _CODE_FILES = ("render.py", "textflow.py", "art.py", "fonts.py", "layouts.py", "figures.py")
+_CODE_DIRS = ("boxes",)
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,9 @@ def world_digest(content: GameContent) -> str:
     h = hashlib.sha256()
     for name in _CODE_FILES:
         h.update((CODE / name).read_bytes())
+    for folder in _CODE_DIRS:
+        for path in sorted((CODE / folder).glob("*.py")):
+            h.update(path.read_bytes())
     _digest_tree(h, content.project.layouts)
     _digest_tree(h, content.project.fonts)
     for path in sorted(content.dir.rglob("*")):
@@ -59,17 +62,6 @@ def world_digest(content: GameContent) -> str:
             h.update(str(path.relative_to(content.dir)).encode())
             h.update(path.read_bytes())
     return h.hexdigest()
-
-
-class _Contexts(FaceRenderer):
-    """FaceRenderer.context() without registering fonts: a cached picture needs only its
-    data to find its file, and loading three TrueType fonts costs 0.2 s."""
-
-    def __init__(self, content: GameContent, lang: str):  # noqa: super().__init__ loads fonts
-        self.content = content
-        self.lang = lang
-        self.languages = content.languages
-        self._game_ctx = templating.localize(dict(content.game.data), lang, self.languages)
 
 
 class FaceCache:
@@ -81,7 +73,9 @@ class FaceCache:
         self.folder = folder
         self.world = world or world_digest(content)
         self._renderer: FaceRenderer | None = None
-        self.contexts = _Contexts(content, lang)
+        # Contexts, not a FaceRenderer: a cached picture needs only its data to find its
+        # file, and loading three TrueType fonts costs 0.2 s.
+        self.contexts = Contexts(content, lang)
         self.drawn = 0  # faces drawn (cache misses), for tests and benchmarks
 
     @property

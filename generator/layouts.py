@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from generator import model
+from generator import boxes
 from generator.content import validate
 from generator.errors import ContentError
 from generator.yamlload import YDict, YList, load_yaml
@@ -22,7 +22,7 @@ MAX_DEPTH = 16
 class LayoutStore:
     def __init__(self, root: Path):
         self.root = root
-        self._cache: dict[str, model.Layout] = {}
+        self._cache: dict[str, boxes.Layout] = {}
         self.files_of: dict[str, list[Path]] = {}
         self.raw: dict[str, YDict] = {}
 
@@ -35,15 +35,15 @@ class LayoutStore:
             )
         return self.root / f"{name}.yaml"
 
-    def get(self, name: str) -> model.Layout:
+    def get(self, name: str) -> boxes.Layout:
         if name not in self._cache:
             raw, files = self._raw(name, ())
-            self._cache[name] = validate(model.Layout, raw, files[0])
+            self._cache[name] = validate(boxes.Layout, raw, files[0])
             self.files_of[name] = files
             self.raw[name] = raw
         return self._cache[name]
 
-    def get_tree(self, name: str, _chain: tuple[str, ...] = ()) -> model.Layout:
+    def get_tree(self, name: str, _chain: tuple[str, ...] = ()) -> boxes.Layout:
         """A layout and every layout its repeat boxes draw, all loaded (errors located)."""
         layout = self.get(name)
         for index, box in enumerate(layout.boxes):

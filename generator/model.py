@@ -67,139 +67,7 @@ Id = Annotated[str, Field(pattern=ID_RE, max_length=64)]
 
 
 # ---------------------------------------------------------------- layouts
-
-
-class BoxBase(Strict):
-    id: str | None = None
-    x: LengthT = Length(0)
-    y: LengthT = Length(0)
-    w: LengthT = Length(fraction=1.0)
-    h: LengthT = Length(fraction=1.0)
-    if_: str | None = Field(
-        None, alias="if", description="Jinja expression; the box is drawn only when true"
-    )
-    rotate: float | str = Field(
-        0, description="degrees counter-clockwise about the box centre, or an expression"
-    )
-    bleed: bool = Field(
-        False, description="extend the box into the bleed on the sides where it touches the trim"
-    )
-    opacity: float = Field(1.0, ge=0, le=1)
-
-
-class StrokeFill(BoxBase):
-    fill: Colour | None = None
-    stroke: Colour | None = None
-    stroke_width: AbsLength = Length(0.5)
-    dash: list[float] | None = None
-
-
-class RectBox(StrokeFill):
-    kind: Literal["rect"]
-    radius: AbsLength = Length(0)
-
-
-class EllipseBox(StrokeFill):
-    """An ellipse inscribed in x, y, w, h (a circle when w == h)."""
-
-    kind: Literal["ellipse", "circle"]
-
-
-class LineBox(BoxBase):
-    kind: Literal["line"]
-    x2: LengthT
-    y2: LengthT
-    stroke: Colour = "#000000"
-    stroke_width: AbsLength = Length(0.5)
-    dash: list[float] | None = None
-
-
-class PolygonBox(StrokeFill):
-    """Points are in a local grid of `viewbox` units, scaled into x, y, w, h."""
-
-    kind: Literal["polygon"]
-    points: list[tuple[float, float]] = Field(min_length=2)
-    viewbox: tuple[float, float] = (100, 100)
-    closed: bool = True
-
-
-class TextBox(BoxBase):
-    kind: Literal["text"]
-    text: LangText
-    font: str = "gothic"
-    style: Literal["regular", "bold", "black"] = "regular"
-    size: AbsLength = Length(10)
-    min_size: AbsLength | None = None
-    leading: float = Field(1.2, gt=0.5, le=3)
-    color: Colour = "#000000"
-    align: Literal["left", "center", "right"] = "left"
-    valign: Literal["top", "middle", "bottom"] = "top"
-    wrap: bool = True
-    padding: AbsLength = Length(0)
-
-
-class ImageBox(BoxBase):
-    kind: Literal["image", "svg"]
-    src: str
-    fit: Literal["contain", "cover", "stretch"] = "contain"
-    params: dict[str, str] = Field(
-        {}, description="extra variables for an SVG template (values may be templates)"
-    )
-
-
-class SlotsBox(StrokeFill):
-    """A row (or column) of N equal slots, e.g. a track or crew-cost boxes."""
-
-    kind: Literal["slots"]
-    n: int | str = Field(description="count, or a Jinja expression giving one")
-    size: AbsLength | None = Field(None, description="slot size; default fits the box")
-    gap: AbsLength = Length(1)
-    shape: Literal["rect", "circle"] = "rect"
-    radius: AbsLength = Length(0.6)
-    direction: Literal["row", "column"] = "row"
-    align: Literal["start", "center", "end"] = "start"
-    labels: list[str] | str | None = None
-    label_color: Colour = "#000000"
-    label_size: AbsLength | None = None
-
-
-class RepeatBox(BoxBase):
-    """Draw another layout once per element of a list, in a grid of cells filling the box.
-
-    Each cell sees the item's data plus `cell` (the element), `index` (from 0) and `count`.
-    """
-
-    kind: Literal["repeat"]
-    over: str = Field(description="expression giving a list, e.g. 'units[unit].abilities'")
-    layout: str = Field(description="the layout drawn in each cell")
-    cols: int = Field(1, ge=1, le=50)
-    rows: int | None = Field(None, ge=1, le=50, description="default: as many as the list needs")
-    gap: AbsLength = Length(0)
-
-
-Box = Annotated[
-    RectBox | EllipseBox | LineBox | PolygonBox | TextBox | ImageBox | SlotsBox | RepeatBox,
-    Field(discriminator="kind"),
-]
-BOX_KINDS = [
-    "rect",
-    "ellipse",
-    "circle",
-    "line",
-    "polygon",
-    "text",
-    "image",
-    "svg",
-    "slots",
-    "repeat",
-]
-
-
-class Layout(Strict):
-    extends: str | None = None
-    description: str | None = None
-    background: Colour | None = Field(None, description="fills the face and its bleed")
-    boxes: list[Box] = []
+# Layouts and their box kinds live in generator/boxes/ (one module per kind).
 
 
 # ---------------------------------------------------------------- content
@@ -271,6 +139,20 @@ class Component(Strict):
         return self
 
 
+class CheckSettings(Strict):
+    """Limits `pnp check` judges faces by (fitness for the table and the print shop)."""
+
+    min_text: AbsLength = Field(
+        parse_length("6pt"), description="smallest type after auto-shrink (text-too-small)"
+    )
+    clearance: AbsLength = Field(
+        parse_length("1mm"), description="room around a piece in the box that holds it"
+    )
+    safe_margin: AbsLength = Field(
+        parse_length("3mm"), description="text and thin rules stay this far inside the trim"
+    )
+
+
 class RulebookSettings(Strict):
     papers: list[str] | None = Field(None, description="default: the game's print papers")
     bilingual: list[tuple[str, str]] = Field(
@@ -289,6 +171,7 @@ class Game(Strict):
     icons: dict[str, str] = {}
     print: PrintSettings = PrintSettings()
     rulebook: RulebookSettings = RulebookSettings()
+    check: CheckSettings = CheckSettings()
     description: LangText | None = None
 
     drafts: dict[str, float] = Field(

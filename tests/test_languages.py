@@ -9,7 +9,7 @@ from pathlib import Path
 from conftest import ROOT
 
 from generator import languages
-from generator.validate.numbers import find_numbers
+from generator.check.numbers import find_numbers
 
 CODES = {"es", "en", "ko", "fr"}
 

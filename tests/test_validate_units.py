@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from generator.check import counts
+from generator.check.accepted import Acceptance, finding_id, matches
+from generator.check.invariants import evaluate
+from generator.check.numbers import find_numbers
+from generator.check.terms import index, normalize
+from generator.check.text import Item
 from generator.errors import Finding
 from generator.glossary import load_glossary
-from generator.validate import counts
-from generator.validate.accepted import Acceptance, finding_id, matches
-from generator.validate.invariants import evaluate
-from generator.validate.numbers import find_numbers
-from generator.validate.terms import index, normalize
-from generator.validate.text import Item
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "validate"
 RED = load_glossary(FIXTURES / "red-code")

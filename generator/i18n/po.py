@@ -90,9 +90,9 @@ def _variables(text: str) -> set[str]:
 
 
 def _glossary_notes(content: GameContent, seg: Segment, source: str, lang: str | None) -> list[str]:
+    from generator.check.terms import index, normalize
+    from generator.check.text import plain
     from generator.glossary import load_glossary
-    from generator.validate.terms import index, normalize
-    from generator.validate.text import plain
 
     glossary = load_glossary(content.dir)
     if glossary is None:

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from generator import languages
 from generator.rules_source import JINJA, LIST_ITEM, Section
-from generator.validate.terms import normalize
+from generator.check.terms import normalize
 
 # The labels of translator's notes, unit words and stopwords are language data
 # (templates/languages/<code>.yaml).

@@ -17,10 +17,10 @@ Every check returns findings and never raises on bad content.
 
 from __future__ import annotations
 
+from generator.check import counts, i18n, invariants, translations
+from generator.check.game import GameView
 from generator.content import GameContent
 from generator.errors import Finding
-from generator.validate import counts, i18n, invariants, translations
-from generator.validate.game import GameView
 
 
 def validate_game(content: GameContent) -> list[Finding]:

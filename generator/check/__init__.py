@@ -1,7 +1,7 @@
 """`pnp check`: findings about a game, collected, never raised.
 
 Content checks (the manifest's counts and invariants, the rulebooks' counts, translations against
-their source, stale translations) live in `generator/validate/`; acceptances (accepted.yaml) are
+their source, stale translations) live in `generator/check/`; acceptances (accepted.yaml) are
 applied last, to every finding. Render-level checks (overflowing text, missing glyphs, missing or
 low-resolution art) run the same layout engine as printing, in every language, so what is checked
 is what prints.
@@ -12,15 +12,15 @@ from __future__ import annotations
 from collections import Counter
 
 from generator.content import GameContent
-from generator.i18n import drafts
 from generator.errors import ContentError, Finding, rel
+from generator.i18n import drafts
 from generator.render import FaceRenderer
 
 
 def check_game(content: GameContent) -> list[Finding]:
-    """Every finding about one game; those accepted in accepted.yaml are marked (validate/)."""
-    from generator.validate import validate_game
-    from generator.validate.accepted import apply
+    """Every finding about one game; those accepted in accepted.yaml are marked (check/accepted.py)."""
+    from generator.check.accepted import apply
+    from generator.check.consistency import validate_game
 
     findings: list[Finding] = []
     findings += check_manifest(content)
@@ -53,49 +53,43 @@ def collapse(findings: list[Finding]) -> list[Finding]:
 
 
 def check_faces(content: GameContent, lang: str) -> list[Finding]:
-    findings: list[Finding] = []
+    """Every face of every item in `lang`, walked as printing walks it (render.FaceRenderer)."""
     try:
         renderer = FaceRenderer(content, lang)
     except ContentError as exc:
-        return [Finding.from_error(exc)]
-    findings += _label_glyphs(content, renderer, lang)
+        return [Finding.from_error(exc, lang=lang)]
+    findings = _label_glyphs(content, renderer, lang)
     for comp in content.components:
         w, h = comp.size_pt
-        where = {"file": rel(comp.file, content.project.root), "component": comp.id}
+        bleed = _bleed(content, comp)
+        where = {"file": rel(comp.file, content.project.root), "component": comp.id, "lang": lang}
         checked_backs = set()
         for item in comp.items:
             info = dict(where, line=item.line, item=item.id)
             try:
                 ctx = renderer.context(comp, item)
             except ContentError as exc:
-                findings.append(
-                    Finding(
-                        "error",
-                        exc.code,
-                        exc.message,
-                        hint=exc.hint,
-                        lang=lang,
-                        **dict(info, line=exc.line or item.line),
-                    )
-                )
+                findings.append(Finding.from_error(exc, **dict(info, file=where["file"])))
                 continue
-            findings += _faces(renderer, item.layout, ctx, w, h, info)
+            findings += _face(renderer, item.layout, ctx, w, h, bleed, info)
             if item.back and item.back not in checked_backs:
                 common = item.back == comp.model.back
                 back_ctx = renderer.context(comp, None) if common else ctx
-                findings += _faces(
-                    renderer,
-                    item.back,
-                    back_ctx,
-                    w,
-                    h,
-                    dict(
-                        info, item=None if common else item.id, line=None if common else item.line
-                    ),
+                back_info = dict(
+                    info, item=None if common else item.id, line=None if common else item.line
                 )
+                findings += _face(renderer, item.back, back_ctx, w, h, bleed, back_info)
                 if common:
                     checked_backs.add(item.back)
     return findings
+
+
+def _bleed(content: GameContent, comp) -> float:
+    """The bleed the component prints with (its own print: setting, else the game's)."""
+    own = comp.model.print
+    if own is not None and "bleed" in own.model_fields_set:
+        return own.bleed.points
+    return content.game.print.bleed.points
 
 
 def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> list[Finding]:
@@ -109,22 +103,11 @@ def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> li
     ]
     out = []
     for box, file, line, comp_id, value in texts:
+        where = dict(file=rel(file), line=line, component=comp_id, lang=lang, box=box)
         try:
             text = templating.pick(value, lang)
         except ContentError as exc:
-            out.append(
-                Finding(
-                    "error",
-                    exc.code,
-                    f"{box}: {exc.message}",
-                    file=rel(file),
-                    line=line,
-                    component=comp_id,
-                    lang=lang,
-                    box=box,
-                    hint=exc.hint,
-                )
-            )
+            out.append(Finding.from_error(exc, prefix=f"{box}: ", **where))
             continue
         missing = face.missing(text)
         if missing:
@@ -134,35 +117,18 @@ def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> li
                     "error",
                     "missing-glyph",
                     f"{box} '{text}': the label font has no glyph for {shown}",
-                    file=rel(file),
-                    line=line,
-                    component=comp_id,
-                    lang=lang,
-                    box=box,
                     hint="use characters the bundled font covers",
+                    **where,
                 )
             )
     return out
 
 
-def _faces(renderer, layout, ctx, w, h, info) -> list[Finding]:
+def _face(renderer: FaceRenderer, layout, ctx, w, h, bleed, info) -> list[Finding]:
     try:
-        return renderer.check(layout, ctx, w, h, info)
-    except ContentError as exc:
-        return [
-            Finding(
-                "error",
-                exc.code,
-                exc.message,
-                hint=exc.hint,
-                lang=renderer.lang,
-                **dict(
-                    info,
-                    file=rel(exc.file) if exc.file else info["file"],
-                    line=exc.line or info.get("line"),
-                ),
-            )
-        ]
+        return renderer.check(layout, ctx, w, h, info, bleed)
+    except ContentError as exc:  # the layout itself (missing, bad extends)
+        return [Finding.from_error(exc, **info)]
 
 
 def check_manifest(content: GameContent) -> list[Finding]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from generator.errors import ContentError, Finding
 from generator.i18n import segments as seg_mod
 from generator.i18n import tracking
-from generator.validate.game import GameView
+from generator.check.game import GameView
 
 
 def _short(text: str | None, width: int = 60) -> str:

@@ -28,13 +28,13 @@ from functools import lru_cache
 
 from generator import languages
 from generator.errors import Finding
-from generator.validate import text as rtext
-from generator.validate.game import GameView
-from generator.validate.numbers import Number, find_numbers
-from generator.validate.terms import TermIndex, TermMatch, index
-from generator.validate.text import WORD as _WORD
-from generator.validate.text import stopwords
-from generator.validate.text import units as _units
+from generator.check import text as rtext
+from generator.check.game import GameView
+from generator.check.numbers import Number, find_numbers
+from generator.check.terms import TermIndex, TermMatch, index
+from generator.check.text import WORD as _WORD
+from generator.check.text import stopwords
+from generator.check.text import units as _units
 
 
 @lru_cache(maxsize=16)

@@ -21,13 +21,13 @@ from collections import Counter
 
 from generator.errors import Finding
 from generator.rules_source import RulesSource, Section
-from generator.validate import text as rtext
-from generator.validate.game import GameView
-from generator.validate.numbers import find_numbers
-from generator.validate.terms import TermIndex, TermMatch, index
-from generator.validate.text import WORD as _WORD
-from generator.validate.text import stopwords
-from generator.validate.text import units as _units
+from generator.check import text as rtext
+from generator.check.game import GameView
+from generator.check.numbers import find_numbers
+from generator.check.terms import TermIndex, TermMatch, index
+from generator.check.text import WORD as _WORD
+from generator.check.text import stopwords
+from generator.check.text import units as _units
 
 IGNORED_NUMBERS = frozenset({1})
 

@@ -36,8 +36,8 @@ from simpleeval import (
     safe_power,
 )
 
+from generator.check.game import GameView
 from generator.errors import Finding
-from generator.validate.game import GameView
 
 OPERATORS = {
     ast.Add: safe_add,
