@@ -372,7 +372,7 @@ def test_i18n_sync_tracks_new_translations(red):
     run_pnp(red, "i18n", "sync", "--all", check=True)
     assert findings(red, "red-code") == []
     text = (red / RC / "rules/i18n-sync.yaml").read_text()
-    assert "source: es" in text and "format: segments" in text and "rules:§3.2:p1:" in text
+    assert "source: es" in text and "format: segments" in text and "rules:§3.2:li1:" in text
 
 
 def test_mutation_invariant_fails_naming_both_sides(red):
