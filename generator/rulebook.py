@@ -499,7 +499,7 @@ class _Builder:
             source.rules.title,
             intro,
             sections,
-            ui(lang),
+            _labels(content, lang),
             source,
             faces,
         )
@@ -584,6 +584,16 @@ def _render_page(content: GameContent, template: str, **values) -> str:
             getattr(exc, "lineno", None),
             code="rulebook-template",
         ) from None
+
+
+def _labels(content: GameContent, lang: str) -> dict[str, str]:
+    """The language's interface labels; a draft language's edition is marked as a draft."""
+    from generator.i18n import drafts
+
+    labels = ui(lang)
+    if lang in drafts.drafts(content):
+        labels = {**labels, "draft_mark": labels.get("draft", "draft")}
+    return labels
 
 
 def _toc(language: LanguageHtml, max_depth: int = 2) -> list[SectionHtml]:

@@ -123,7 +123,7 @@ def write_sheets(
             canvas,
             renderer,
             grid,
-            f"{title} · {name} · {lang} · {sheet + 1}/{sheets_total} · {_side_word('front', lang)}",
+            f"{title} · {name} · {_lang_tag(content, lang)} · {sheet + 1}/{sheets_total} · {_side_word('front', lang)}",
             (W, H),
         )
         canvas.showPage()
@@ -158,7 +158,7 @@ def write_sheets(
             canvas,
             renderer,
             grid,
-            f"{title} · {name} · {lang} · {sheet + 1}/{sheets_total} · {_side_word('back', lang)}",
+            f"{title} · {name} · {_lang_tag(content, lang)} · {sheet + 1}/{sheets_total} · {_side_word('back', lang)}",
             (W, H),
         )
         canvas.showPage()
@@ -224,7 +224,7 @@ def write_tiled(
             _label_at(
                 canvas,
                 renderer,
-                f"{title} · {name} · {lang} · {label} ({tile.row + 1}/{plan.rows}, "
+                f"{title} · {name} · {_lang_tag(content, lang)} · {label} ({tile.row + 1}/{plan.rows}, "
                 f"{tile.col + 1}/{plan.cols}) · {page_no}/{total * comp.total}",
                 tile.page,
                 settings.margin.points,
@@ -461,6 +461,15 @@ def _draw_cut_lines(canvas, grid: impose.Grid) -> None:
     for x1, y1, x2, y2 in impose.cut_lines(grid):
         canvas.line(x1, y1, x2, y2)
     canvas.restoreState()
+
+
+def _lang_tag(content: GameContent, lang: str) -> str:
+    """The language in a sheet label; a draft language says so ("fr (Brouillon)")."""
+    from generator.i18n import drafts
+
+    if lang in drafts.drafts(content):
+        return f"{lang} ({languages.get(lang).label('draft')})"
+    return lang
 
 
 def _side_word(side: str, lang: str) -> str:

@@ -275,3 +275,36 @@ def test_dogfight_builds_in_es_en_ko_and_fr(built):
     text = " ".join(page.extract_text() for page in both.pages)
     assert "Édition bilingue" in text and "Edición bilingüe" in text
     assert "Atterrissage forcé" in text and "Aterrizaje forzoso" in text
+
+
+def _with_languages(root: Path, languages: str) -> None:
+    game = root / "content/dogfight/game.yaml"
+    game.write_text(game.read_text().replace("languages: [es, en, ko, fr]", languages))
+
+
+def test_a_complete_draft_builds_with_a_draft_mark(dogfight_copy, tmp_path):
+    from generator import rulebook, sheets
+    from generator.i18n import drafts
+
+    _with_languages(dogfight_copy, "languages: [es, en, ko, {fr: draft}]")
+    content = load_game(Project(dogfight_copy), "dogfight")
+    assert drafts.drafts(content) == {"fr"}
+    assert sheets._lang_tag(content, "fr") == "fr (Brouillon)"
+    assert sheets._lang_tag(content, "es") == "es"
+    out = tmp_path / "fr.pdf"
+    rulebook.render_rulebook(content, "fr", "a4", out)
+    cover = PdfReader(out).pages[0].extract_text()
+    assert "brouillon" in cover.lower() and "Français" in cover
+
+
+def test_a_completeness_threshold_makes_a_language_a_draft_only_while_under_it(dogfight_copy):
+    from generator.i18n import drafts
+
+    _with_languages(dogfight_copy, "languages: [es, en, ko, {fr: {complete: 90%}}]")
+    assert drafts.drafts(load_game(Project(dogfight_copy), "dogfight")) == set()
+    (dogfight_copy / "content/dogfight/rules/fr.md").unlink()  # 15 of 95 strings left
+    content = load_game(Project(dogfight_copy), "dogfight")
+    assert drafts.completeness(content, "fr") == pytest.approx(15 / 95)
+    assert drafts.drafts(content) == {"fr"}
+    status = run_pnp(dogfight_copy, "i18n", "status", "dogfight", "--lang", "fr", check=True)
+    assert "fr (draft): 15/95 translated" in status.stdout and "80 missing" in status.stdout

@@ -485,8 +485,8 @@ def _stage(
         new = _rules_text(base, placeable)
         after = seg_mod.rules_contexts_of(new.split("\n"))
         for e in placeable:
-            got = after.get(e.segment.ctx)
-            if got is None or got[1].text != e.text or got[1].kind != e.segment.kind:
+            placed = after.get(e.segment.ctx)
+            if placed is None or placed[1].text != e.text or placed[1].kind != e.segment.kind:
                 findings.append(
                     Finding(
                         "error",

@@ -35,7 +35,7 @@ from generator.build import atomic_write
 from generator.content import GameContent
 from generator.errors import ContentError
 from generator.i18n.segments import Segment, source_language
-from generator.yamlload import load_yaml
+from generator.yamlload import YDict, load_yaml
 
 FILE = "i18n-sync.yaml"
 FORMAT = "segments"
@@ -91,7 +91,7 @@ def load(content: GameContent) -> Record:
     record.exists = True
     if raw is None:
         return record
-    if not isinstance(raw, dict):
+    if not isinstance(raw, YDict):
         raise _bad(path, "i18n-sync.yaml must be a mapping with 'source' and 'languages'", 1)
     unknown = set(raw) - {"source", "languages", "format", "texts"}
     if unknown:
