@@ -12,14 +12,19 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PNP := $(BIN)/pnp
 
-.PHONY: print test test-fast check bench fuzz lint setup clean
+.PHONY: print test test-all check bench fuzz lint setup clean
 
-# The stamp holds the interpreter and the hash of pyproject.toml the venv was built from.
+# The stamp holds the interpreter and a hash of what pip installs from pyproject.toml (build
+# system, dependencies, scripts): editing tool settings (ruff, mypy, pytest) keeps the venv.
+DEPS_HASH = import hashlib, json, tomllib; p = tomllib.load(open("pyproject.toml", "rb")); \
+	keys = (p.get("build-system"), p["project"].get("dependencies"), \
+	p["project"].get("optional-dependencies"), p["project"].get("scripts")); \
+	print(hashlib.sha256(json.dumps(keys, sort_keys=True).encode()).hexdigest()[:16])
 setup:
 	@test -n "$(PY)" || { echo "make: no Python 3.11 or newer found; set PY=/path/to/python3.x" >&2; exit 2; }
 	@want="$$($(PY) -c 'import sys; assert sys.version_info >= (3, 11); print(sys.version.split()[0], sys.base_prefix)' 2>/dev/null)" \
 	  || { echo "make: PY=$(PY) is not a Python 3.11 or newer" >&2; exit 2; }; \
-	want="$$want $$(sha256sum pyproject.toml | cut -c1-16)"; \
+	want="$$want $$($(PY) -c '$(DEPS_HASH)')"; \
 	if [ -x $(BIN)/python ] && [ "$$(cat $(STAMP) 2>/dev/null)" = "$$want" ] && $(BIN)/python -c 'import generator' 2>/dev/null; then \
 	  exit 0; fi; \
 	echo "make: building $(VENV) with $(PY) (Python $${want%% *})"; \
@@ -28,14 +33,19 @@ setup:
 	  && $(BIN)/pip install --quiet -e '.[dev]' && echo "$$want" > $(STAMP) \
 	  || { rm -rf $(VENV); echo "make: setting up $(VENV) failed" >&2; exit 1; }
 
-# check first: errors stop the build before any file is written.
+# check first: errors stop the build before any file is written. GAME=<id> builds one game.
+GAME ?=
 print: setup
-	$(PNP) print
+	$(PNP) print $(GAME)
 
 check: setup
 	$(PNP) check
 
+# `make test` leaves out the tests marked slow (see tests/conftest.py); CI runs them all.
 test: setup
+	$(BIN)/pytest -q -m "not slow"
+
+test-all: setup
 	$(BIN)/pytest -q
 
 lint: setup

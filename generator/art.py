@@ -11,10 +11,9 @@ import io
 import re
 import warnings
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
-from generator import templating
+from generator import session, templating
 from generator.errors import ContentError
 from generator.yamlload import read_text
 
@@ -32,7 +31,7 @@ class Raster:
     height_px: int
 
 
-@lru_cache(maxsize=256)
+@session.cached
 def open_raster(path: Path) -> Raster:
     from PIL import Image  # only games with raster art pay for importing Pillow
 
@@ -88,7 +87,7 @@ def svg_source(path: Path, context: dict) -> str:
     return text
 
 
-@lru_cache(maxsize=256)
+@session.cached
 def svg_drawing(text: str, path: Path):
     from svglib.svglib import svg2rlg
 
@@ -116,7 +115,7 @@ def digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
 
 
-@lru_cache(maxsize=1024)
+@session.cached
 def svg_check(text: str, path: Path) -> None:
     """What `pnp check` needs to know of an SVG, without converting it: it is well-formed XML
     with a size. (Entities and outside references are already refused by svg_source.)"""

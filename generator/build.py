@@ -19,10 +19,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator import fsio, session
 from generator.errors import ContentError
-from generator.project import Project
-
-CODE_DIR = Path(__file__).resolve().parent
+from generator.project import Project, code_digest
 
 
 def _hash_files(paths, h=None) -> str:
@@ -43,7 +42,7 @@ def tree(folder: Path) -> list[Path]:
 
 
 def code_hash() -> str:
-    return _hash_files(tree(CODE_DIR))[:16]
+    return code_digest()[:16]
 
 
 @dataclass
@@ -86,16 +85,6 @@ def _sha(path: Path) -> str | None:
         return None
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-
-
 def settings_for(content, comp, options: Options):
     # A component's print: overrides only the keys it sets; the rest come from the game.
     settings = content.game.print.model_copy(deep=True)
@@ -119,34 +108,19 @@ def settings_for(content, comp, options: Options):
 
 
 def plan_targets(project: Project, content, options: Options) -> list[Target]:
+    """Every output of a game. Each target's key covers only what it reads (inputs.py)."""
+    from generator.inputs import component_key
     from generator.sizes import paper_size
 
     targets = []
-    game_inputs = [
-        content.dir / "game.yaml",
-        content.dir / "manifest.yaml",
-        project.templates / "paper.yaml",
-        project.templates / "card-sizes.yaml",
-        *tree(project.fonts),
-        *tree(project.layouts),
-        *[
-            p
-            for p in tree(content.dir)
-            if p.parent.name != "components" and p.suffix not in (".md",) and "rules" not in p.parts
-        ],
-    ]
-    shared = _hash_files(game_inputs)
     code = code_hash()
     for comp in content.components:
         settings = settings_for(content, comp, options)
         for paper in settings.papers:
             paper_size(project, paper)  # unknown paper: a clear error before anything is written
-        key = hashlib.sha256(
-            "|".join(
-                [shared, _hash_files([comp.file]), code, options.key(), settings.model_dump_json()]
-            ).encode()
-        ).hexdigest()
+        extra = "|".join([code, options.key(), settings.model_dump_json()])
         for lang in content.languages:
+            key = component_key(content, comp, lang, extra)
             for paper in settings.papers:
                 path = f"output/{content.id}/{lang}/{comp.id}-{paper}.pdf"
                 targets.append(Target(content.id, "components", comp.id, lang, paper, path, key))
@@ -157,20 +131,20 @@ def plan_targets(project: Project, content, options: Options) -> list[Target]:
 
 
 def rulebook_targets(project: Project, content, options: Options, code: str) -> list[Target]:
-    """Rulebooks read everything of a game (figures are drawn from its components)."""
+    """A rulebook edition reads its own languages' rules and strings, and every component."""
+    from generator.inputs import rulebook_key
+
     langs = [lang for lang in content.languages if lang in content.rules]
     if not langs:
         return []
-    key = hashlib.sha256(
-        "|".join(
-            [
-                _hash_files([*tree(content.dir), *tree(project.templates)]),
-                code,
-                options.key(),
-                content.game.rulebook.model_dump_json(),
-            ]
-        ).encode()
-    ).hexdigest()
+    extra = "|".join([code, options.key(), content.game.rulebook.model_dump_json()])
+    keys: dict[tuple[str, ...], str] = {}
+
+    def key(*edition: str) -> str:
+        if edition not in keys:
+            keys[edition] = rulebook_key(content, edition, extra)
+        return keys[edition]
+
     papers = options.papers or content.game.rulebook.papers or content.game.print.papers
     out = []
     for index, paper in enumerate(papers):
@@ -184,7 +158,7 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
                     lang,
                     paper,
                     f"output/{content.id}/{lang}/rulebook{suffix}.pdf",
-                    key,
+                    key(lang),
                 )
             )
         for a, b in content.game.rulebook.bilingual:
@@ -196,7 +170,7 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
                     f"{a}-{b}",
                     paper,
                     f"output/{content.id}/rulebook.{a}-{b}{suffix}.pdf",
-                    key,
+                    key(a, b),
                     (a, b),
                 )
             )
@@ -205,8 +179,6 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
 
 # ------------------------------------------------------------------ workers
 
-_CONTENT_CACHE: dict = {}
-
 
 def run_target(root: str, target: Target, options: Options) -> dict:
     """Build one target (in a worker process or in-process) and return its manifest part."""
@@ -214,20 +186,19 @@ def run_target(root: str, target: Target, options: Options) -> dict:
     from generator.content import load_game
 
     project = Project(Path(root))
-    content = _CONTENT_CACHE.get(target.game)
+    loaded = session.current().cache("build.content")  # games loaded by this command
+    content = loaded.get(target.game)
     if content is None:
-        content = _CONTENT_CACHE[target.game] = load_game(project, target.game)
+        content = loaded[target.game] = load_game(project, target.game)
     out = project.root / target.path
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     if target.kind in ("rulebook", "bilingual-rulebook"):
-        return _run_rulebook(content, target, out, tmp)
+        return _run_rulebook(content, target, out)
     comp = content.component(target.component)
     settings = settings_for(content, comp, options)
-    with _committed(tmp, out):
+    with fsio.atomic_path(out) as tmp:
         if target.kind == "components":
             part = sheets.write_sheets(
-                content, comp, target.lang, target.paper, settings, tmp, target.path
+                content, comp, target.lang, _paper(target), settings, tmp, target.path
             )
         else:
             part = sheets.write_one_per_page(content, comp, target.lang, settings, tmp, target.path)
@@ -235,27 +206,22 @@ def run_target(root: str, target: Target, options: Options) -> dict:
     return part
 
 
-@contextmanager
-def _committed(tmp: Path, out: Path):
-    """Write to `tmp` inside the block; on success flush it to disk and rename it over `out`."""
-    try:
-        yield
-        with open(tmp, "rb+") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, out)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+def _paper(target: Target) -> str:
+    """Sheets and rulebooks are laid out on a paper; only one-per-page exports have none."""
+    if target.paper is None:
+        raise ValueError(f"target {target.path} ({target.kind}) has no paper")
+    return target.paper
 
 
-def _run_rulebook(content, target: Target, out: Path, tmp: Path) -> dict:
+def _run_rulebook(content, target: Target, out: Path) -> dict:
     from generator import rulebook
 
-    with _committed(tmp, out):
+    with fsio.atomic_path(out) as tmp:
         if target.kind == "rulebook":
-            info = rulebook.render_rulebook(content, target.lang, target.paper, tmp)
+            info = rulebook.render_rulebook(content, target.lang, _paper(target), tmp)
         else:
-            info = rulebook.render_bilingual(content, *target.langs, target.paper, tmp)
+            lang_a, lang_b = target.langs
+            info = rulebook.render_bilingual(content, lang_a, lang_b, _paper(target), tmp)
     entry = {
         "path": target.path,
         "kind": target.kind,
@@ -285,7 +251,7 @@ def load_state(project: Project, game: str) -> GameState:
 
 
 def save_state(project: Project, game: str, state: GameState) -> None:
-    atomic_write(
+    fsio.write_bytes(
         state_path(project, game),
         json.dumps({"targets": state.targets, "checked": state.checked}).encode(),
     )
@@ -296,34 +262,33 @@ def build_lock(project: Project):
     """One build at a time per project. The lock file sits at the project root, so a build
     that stops on bad content leaves output/ untouched."""
     path = project.root / ".pnp.lock"
-    fh = open(path, "a+")
-    try:
-        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+    with open(path, "a+") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.seek(0)
+            holder = fh.read().strip() or "?"
+            raise ContentError(
+                f"another pnp build is running on this project (pid {holder})",
+                path,
+                hint="wait for it to finish, then run again",
+                code="locked",
+            ) from None
         fh.seek(0)
-        holder = fh.read().strip() or "?"
-        fh.close()
-        raise ContentError(
-            f"another pnp build is running on this project (pid {holder})",
-            path,
-            hint="wait for it to finish, then run again",
-            code="locked",
-        ) from None
-    fh.seek(0)
-    fh.truncate()
-    fh.write(str(os.getpid()))
-    fh.flush()
-    try:
-        yield
-    finally:
-        fcntl.flock(fh, fcntl.LOCK_UN)
-        fh.close()
+        fh.truncate()
+        fh.write(str(os.getpid()))
+        fh.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 class Progress:
-    def __init__(self, total: int, stream=sys.stderr):
-        self.total, self.done, self.stream = total, 0, stream
-        self.tty = stream.isatty()
+    def __init__(self, total: int, stream=None):
+        # sys.stderr looked up now, not at import, so redirected output is honoured
+        self.total, self.done, self.stream = total, 0, stream or sys.stderr
+        self.tty = self.stream.isatty()
         self.start = time.monotonic()
 
     def step(self, label: str) -> None:
@@ -391,10 +356,12 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
     def done(t: Target, part: dict):
         states[t.game].targets[t.path] = {"key": t.key, "sha256": part.pop("sha256"), "part": part}
         save_state(project, t.game, states[t.game])  # after each target: a kill loses at most one
-        progress.step(t.path)
+        if progress is not None:
+            progress.step(t.path)
 
     if len(todo) <= 1 or jobs == 1:
-        _CONTENT_CACHE.update({c.id: c for c in games})  # already loaded and checked here
+        # already loaded and checked here
+        session.current().cache("build.content").update({c.id: c for c in games})
         for t in todo:
             done(t, run_target(str(project.root), t, options))
     else:
@@ -413,5 +380,5 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
         path = project.output / game / "build-manifest.json"
         data = json.dumps(manifest, ensure_ascii=False, separators=(",", ":")).encode()
         if not path.exists() or path.read_bytes() != data:
-            atomic_write(path, data)
+            fsio.write_bytes(path, data)
     return {"built": len(todo), "total": sum(len(t) for t in plans.values())}

@@ -1,4 +1,7 @@
-"""Command line: pnp print | check | i18n | schema. Exit codes: 0 ok, 1 error findings, 2 cannot run."""
+"""Command line: pnp print | check | i18n | schema.
+
+Exit codes: 0 ok, 1 error findings, 2 cannot run.
+"""
 
 from __future__ import annotations
 
@@ -67,9 +70,109 @@ def _parser() -> argparse.ArgumentParser:
     ad.add_argument("lang")
     ad.add_argument("-o", "--output", type=Path, help="file (default output/i18n/GAME.LANG.po)")
 
+    _designer_parsers(sub)
+
     sc = sub.add_parser("schema", help="write JSON Schemas of the content files, for editors")
     sc.add_argument("--out", type=Path, default=Path("schema"), help="folder (default: ./schema)")
     return p
+
+
+def _designer_parsers(sub) -> None:
+    """The designer's loop: one face, the preview gallery, watch mode, a new game."""
+    rd = sub.add_parser("render", help="draw one face to PNG (or PDF) and print its findings")
+    rd.add_argument("game")
+    rd.add_argument("component")
+    rd.add_argument("item")
+    rd.add_argument("--lang", help="language (default: the game's first)")
+    rd.add_argument("--side", choices=["front", "back"], default="front")
+    rd.add_argument("--dpi", type=float, default=200, help="PNG resolution (default 200)")
+    rd.add_argument(
+        "-o",
+        "--out",
+        type=Path,
+        help="file to write, .png or .pdf (default: output/<game>/render/)",
+    )
+
+    nw = sub.add_parser("new", help="start a new game from a working starter")
+    nw.add_argument("game", help="the game id: lowercase letters, digits and '-'")
+    nw.add_argument("--langs", default="en", help="comma-separated languages (default: en)")
+
+    pv = sub.add_parser("preview", help="write output/<game>/preview/index.html: every face")
+    pv.add_argument("games", nargs="*")
+
+    wa = sub.add_parser(
+        "watch", help="rebuild what each save changes, serve the preview on 127.0.0.1 and reload it"
+    )
+    wa.add_argument("game", nargs="?", help="the game (default: the only one in content/)")
+    wa.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (0: any free port)")
+    wa.add_argument("-j", "--jobs", type=int, default=0, help="parallel jobs (default: all cores)")
+
+
+def cmd_watch(project, args) -> int:
+    from generator.watch import watch
+
+    games = project.game_ids()
+    game = args.game or (games[0] if len(games) == 1 else None)
+    if game is None:
+        raise ContentError(
+            "pnp watch needs a game", code="usage", hint=f"one of: {', '.join(games)}"
+        )
+    if game not in games:
+        raise ContentError(f"no game '{game}' in content/", code="usage")
+    if not 0 <= args.port <= 65535:
+        raise ContentError(f"--port {args.port} is not a port number", code="usage")
+    return watch(project, game, args.port, args.jobs)
+
+
+def cmd_preview(project, args) -> int:
+    from generator.preview import write_preview
+
+    status = EXIT_OK
+    for content in _load(project, args.games):
+        from generator.check import check_game
+
+        findings = check_game(content, grouped=False)  # each face shows its own findings
+        index = write_preview(content, findings)
+        errors = sum(1 for f in findings if f.severity == "error" and not f.accepted)
+        print(f"{index.relative_to(project.root)}: {errors} error(s) shown on the faces")
+        if errors:
+            status = EXIT_FINDINGS
+    return status
+
+
+def cmd_new(project, args) -> int:
+    from generator.starter import new_game
+
+    langs = [lang.strip() for lang in args.langs.split(",") if lang.strip()]
+    folder, notes = new_game(project, args.game, langs)
+    print(f"pnp new: {folder.relative_to(project.root)}/ and templates/layouts/{args.game}/")
+    for note in notes:
+        print(f"  note: {note}")
+    print(f"next: pnp check {args.game}; pnp render {args.game} cards scout; pnp print {args.game}")
+    return EXIT_OK
+
+
+def cmd_render(project, args) -> int:
+    from generator.build import Options, settings_for
+    from generator.face import face_findings, find_face, save_face
+
+    if not 10 <= args.dpi <= 1200:
+        raise ContentError(f"--dpi {args.dpi:g} is outside 10..1200", code="usage")
+    (content,) = _load(project, [args.game])
+    ref = find_face(content, args.component, args.item, args.lang, args.side)
+    bleed = settings_for(content, ref.comp, Options()).bleed.points
+    out = args.out or (
+        project.output
+        / content.id
+        / "render"
+        / f"{ref.comp.id}-{ref.item.id}-{ref.lang}-{ref.side}.png"
+    )
+    save_face(content, ref, out, args.dpi, bleed)
+    findings = face_findings(content, ref)
+    for f in findings:
+        print(f.format())
+    print(f"{out}: {ref.comp.id}/{ref.item.id} {ref.side}, {ref.lang}; {len(findings)} finding(s)")
+    return EXIT_FINDINGS if any(f.severity == "error" and not f.accepted for f in findings) else 0
 
 
 def _offset(text: str | None):
@@ -109,14 +212,16 @@ def _check(contents):
     return findings
 
 
-def _print_findings(findings, stream=sys.stdout) -> None:
+def _print_findings(findings, stream=None) -> None:
+    stream = stream or sys.stdout  # looked up at call time: tests capture it
     from generator.check.accepted import finding_id
 
     for f in findings:
         if f.accepted:  # still shown, but it no longer counts: one line with the reason
             where = f.file + (f":{f.line}" if f.line else "")
             print(
-                f"{where}: accepted: [{f.code}] {f.message} (reason: {f.accepted})  [id {finding_id(f)}]",
+                f"{where}: accepted: [{f.code}] {f.message} (reason: {f.accepted})"
+                f"  [id {finding_id(f)}]",
                 file=stream,
             )
         else:
@@ -223,11 +328,13 @@ def cmd_i18n(project, args) -> int:
 
 
 def cmd_schema(project, args) -> int:
+    import pydantic
+
     from generator import boxes, model
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    docs = {
+    docs: dict[str, type[pydantic.BaseModel]] = {
         "game": model.Game,
         "component": model.Component,
         "manifest": model.Manifest,
@@ -248,18 +355,30 @@ def main(argv=None) -> int:
         from generator.project import Project, find_project
 
         project = Project(args.root.resolve()) if args.root else find_project()
-        command = {"print": cmd_print, "check": cmd_check, "i18n": cmd_i18n, "schema": cmd_schema}[
-            args.command
-        ]
-        return command(project, args)
+        from generator import session
+
+        command = {
+            "print": cmd_print,
+            "check": cmd_check,
+            "i18n": cmd_i18n,
+            "schema": cmd_schema,
+            "render": cmd_render,
+            "new": cmd_new,
+            "preview": cmd_preview,
+            "watch": cmd_watch,
+        }[args.command]
+        with session.new():  # caches live for this command only (safe in a long-running process)
+            return command(project, args)
     except ContentError as exc:
         if args.debug:
             raise
+        root = args.root.resolve() if args.root else None  # paths as the project names them
         if getattr(args, "format", None) == "json":
             from generator.errors import Finding
 
-            print(json.dumps([Finding.from_error(exc).as_dict()], ensure_ascii=False))
-        print(f"pnp: error: {exc.format()}", file=sys.stderr)
+            finding = Finding.from_error(exc, root=root)
+            print(json.dumps([finding.as_dict()], ensure_ascii=False))
+        print(f"pnp: error: {exc.format(root)}", file=sys.stderr)
         return EXIT_CANNOT_RUN
     except Exception as exc:  # a bug in pnp, not in the content: say so, briefly
         if args.debug:

@@ -133,15 +133,15 @@ def _expand_items(
 ) -> list[ItemSpec]:
     items: list[ItemSpec] = []
     raw_items = raw.get("items") or []
-    for index, item in enumerate(comp.items):
+    for index, written in enumerate(comp.items):
         line = raw_items.line_of(index) if hasattr(raw_items, "line_of") else None
         items.append(
             ItemSpec(
-                item.id,
-                item.count,
-                dict(item.data),
-                item.layout or comp.layout,
-                item.back if item.back is not None else comp.back,
+                written.id,
+                written.count,
+                dict(written.data),
+                written.layout or comp.layout,
+                written.back if written.back is not None else comp.back,
                 file,
                 line,
             )
@@ -152,11 +152,12 @@ def _expand_items(
         keys = list(matrix.over)
         templating.check_syntax(matrix.id)
         for values in itertools.product(*(matrix.over[k] for k in keys)):
-            data = {**matrix.data, **dict(zip(keys, values))}
+            data = {**matrix.data, **dict(zip(keys, values, strict=True))}
             try:
                 item_id = templating.render(matrix.id, {**game.data, **comp.data, **data}).strip()
             except ContentError as exc:
-                raise exc.located(file, line, "matrix.id")
+                exc.located(file, line, "matrix.id")
+                raise
             if not item_id or not all(c.isalnum() or c in "-_" for c in item_id):
                 raise ContentError(
                     f"matrix id gives '{item_id}', not a valid item id",
@@ -252,7 +253,8 @@ def load_game(project: Project, game_id: str) -> GameContent:
         try:
             size = face_size(project, comp.size)
         except ContentError as exc:
-            raise exc.located(comp_file, raw.line_of("size"), "size")
+            exc.located(comp_file, raw.line_of("size"), "size")
+            raise
         items = _expand_items(comp, raw, comp_file, game)
         _load_layouts(project, comp, items, raw, comp_file)
         components.append(ComponentSpec(comp, comp_file, dict(raw.key_lines), items, size))
@@ -287,12 +289,15 @@ def _load_layouts(
             except ContentError as exc:
                 if exc.code in ("missing-layout", "bad-layout"):
                     line = item.line if name not in (comp.layout, comp.back) else raw.line_of(key)
-                    raise exc.located(file, line, key)
+                    exc.located(file, line, key)
+                    raise
                 raise
 
 
 def _check_paths_and_papers(project, game, raw_game, game_file, game_dir, components) -> None:
-    """Icons must exist inside the game folder; papers must be known: found at load, not mid-build."""
+    """Icons must exist inside the game folder; papers must be known.
+
+    Found at load, not mid-build."""
     from generator.sizes import paper_size
 
     for name, rel_path in game.icons.items():
@@ -319,7 +324,8 @@ def _check_paths_and_papers(project, game, raw_game, game_file, game_dir, compon
                 line = (
                     raw["print"].line_of("papers") if raw is not None and "print" in raw else None
                 )
-                raise exc.located(file, line, "print.papers")
+                exc.located(file, line, "print.papers")
+                raise
 
 
 def _load_rules(game_dir: Path, game: model.Game, draft_errors: list[ContentError]) -> dict:

@@ -48,11 +48,11 @@ class ContentError(Exception):
         self.key = self.key or key
         return self
 
-    def format(self) -> str:
-        where = rel(self.file)
-        if self.line:
-            where += f":{self.line}"
-        text = f"{where}: "
+    def format(self, root: Path | None = None) -> str:
+        """One line; paths relative to `root` (the project) when given, else to the cwd."""
+        text = ""
+        if self.file is not None:  # a usage error has no file to point at
+            text = rel(self.file, root) + (f":{self.line}" if self.line else "") + ": "
         if self.key:
             text += f"{self.key}: "
         text += self.message

@@ -12,18 +12,16 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator import fsio
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError
+from generator.project import code_digest
 from generator.render import Contexts, FaceRenderer
 
 DPI = 300
-CODE = Path(__file__).resolve().parent
-_CODE_FILES = ("render.py", "textflow.py", "art.py", "fonts.py", "layouts.py", "figures.py")
-_CODE_DIRS = ("boxes",)
 
 
 @dataclass(frozen=True)
@@ -49,12 +47,7 @@ def _digest_tree(h, folder: Path) -> None:
 
 def world_digest(content: GameContent) -> str:
     """Everything outside an item's data that a face depends on."""
-    h = hashlib.sha256()
-    for name in _CODE_FILES:
-        h.update((CODE / name).read_bytes())
-    for folder in _CODE_DIRS:
-        for path in sorted((CODE / folder).glob("*.py")):
-            h.update(path.read_bytes())
+    h = hashlib.sha256(code_digest().encode())
     _digest_tree(h, content.project.layouts)
     _digest_tree(h, content.project.fonts)
     for path in sorted(content.dir.rglob("*")):
@@ -152,10 +145,8 @@ class FaceCache:
                 y2 = min(y + dash, px_h - radius)
                 draw.rectangle((0, y, line - 1, y2), fill="#9aa3ad")
                 draw.rectangle((px_w - line, y, px_w - 1, y2), fill="#9aa3ad")
-            self.folder.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            image.save(tmp, format="PNG", dpi=(DPI, DPI))
-            os.replace(tmp, path)
+            with fsio.atomic_path(path) as tmp:
+                image.save(tmp, format="PNG", dpi=(DPI, DPI))
         return path
 
     def _draw(self, path: Path, layout: str, ctx: dict, w: float, h: float, scale: float) -> None:
@@ -181,7 +172,5 @@ class FaceCache:
             image = pdf[0].render(scale=scale, may_draw_forms=True).to_pil().convert("RGB")
         finally:
             pdf.close()
-        self.folder.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        image.save(tmp, format="PNG", dpi=(DPI, DPI), compress_level=6)
-        os.replace(tmp, path)
+        with fsio.atomic_path(path) as tmp:
+            image.save(tmp, format="PNG", dpi=(DPI, DPI), compress_level=6)

@@ -6,13 +6,13 @@ our own ("gothic-bold"), so two files that share an internal name can never clas
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
+from generator import session
 from generator.errors import ContentError
 from generator.yamlload import load_yaml
 
@@ -26,6 +26,9 @@ class Face:
     ascent: float  # per 1 pt of size
     descent: float  # positive, per 1 pt
     cmap: frozenset
+    # widths at 1 pt by text: words repeat across cards. Owned by the face, which is owned by
+    # the session that registered it, so a changed font file is measured afresh.
+    _widths: dict[str, float] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def covers(self, char: str) -> bool:
         return ord(char) in self.cmap or char in "\n\t\u00ad\u200b\u2060"
@@ -34,13 +37,10 @@ class Face:
         return "".join(sorted({c for c in text if not self.covers(c) and c != "\r"}))
 
     def width(self, text: str, size: float) -> float:
-        return _width1(self.name, text) * size
-
-
-@lru_cache(maxsize=65536)
-def _width1(font: str, text: str) -> float:
-    """Width at 1 pt; words repeat across cards, so this is worth remembering."""
-    return pdfmetrics.stringWidth(text, font, 1.0)
+        w = self._widths.get(text)
+        if w is None:
+            w = self._widths[text] = pdfmetrics.stringWidth(text, self.name, 1.0)
+        return w * size
 
 
 class FontBook:
@@ -85,7 +85,7 @@ class FontBook:
         return self.face(next(iter(self.families)))
 
 
-@lru_cache(maxsize=64)
+@session.cached
 def _register(name: str, path: Path, spec_file: Path, line: int | None) -> Face:
     try:
         font = TTFont(name, str(path))
@@ -104,6 +104,6 @@ def _register(name: str, path: Path, spec_file: Path, line: int | None) -> Face:
     )
 
 
-@lru_cache(maxsize=4)
+@session.cached
 def fontbook(fonts_dir: Path) -> FontBook:
     return FontBook(fonts_dir)

@@ -46,7 +46,9 @@ class Rect:
     h: float
 
     def mapped(self, m: Affine) -> Rect:
-        xs, ys = zip(apply(m, self.x, self.y), apply(m, self.x + self.w, self.y + self.h))
+        xs, ys = zip(
+            apply(m, self.x, self.y), apply(m, self.x + self.w, self.y + self.h), strict=True
+        )
         return Rect(min(xs), min(ys), abs(xs[1] - xs[0]), abs(ys[1] - ys[0]))
 
     def grown(self, left: float, bottom: float, right: float, top: float) -> Rect:
@@ -104,7 +106,7 @@ class Grid:
     def slots(self) -> list[Slot]:
         cw, ch = self.cell
         inner = min(self.bleed, self.gutter / 2)
-        out = []
+        out: list[Slot] = []
         for row in range(self.rows):  # row 0 is the top row: cards read left to right, top down
             for col in range(self.cols):
                 x = self.x0 + col * (cw + self.gutter)
@@ -158,7 +160,8 @@ class Grid:
         return compose((1.0, 0.0, 0.0, 1.0, offset[0], offset[1]), mirror)
 
     def marks(self) -> list[tuple[float, float, float, float]]:
-        """Crop-mark segments: every trim line, extended outside the bleed, never into the margin."""
+        """Crop-mark segments: every trim line, extended outside the bleed, never into the
+        margin."""
         if not self.crop_marks:
             return []
         W, H = self.paper

@@ -86,10 +86,12 @@ class Language:
 def use_project_templates(templates: Path) -> None:
     """Read a project's templates/languages/ before the bundled one."""
     folder = (templates / "languages").resolve()
-    if folder.is_dir() and folder not in _folders:
-        _folders.insert(0, folder)
+    wanted = [folder, BUNDLED] if folder.is_dir() and folder != BUNDLED else [BUNDLED]
+    if _folders != wanted:  # one project at a time (tests load many)
+        _folders[:] = wanted
         get.cache_clear()
         _scripts.cache_clear()
+        note_pattern.cache_clear()
 
 
 def _find(name: str) -> Path | None:

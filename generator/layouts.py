@@ -7,10 +7,9 @@ are appended otherwise; other top-level keys override the parent's.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from pathlib import Path
 
-from generator import boxes
+from generator import boxes, session
 from generator.content import validate
 from generator.errors import ContentError
 from generator.yamlload import YDict, YList, load_yaml
@@ -63,13 +62,15 @@ class LayoutStore:
             except ContentError as exc:
                 if exc.code in ("missing-layout", "bad-layout"):
                     file, line = self.box_location(name, index)
-                    raise exc.located(file, line, "layout")
+                    exc.located(file, line, "layout")
+                    raise
                 raise
         return layout
 
     def box_location(self, name: str, index: int) -> tuple[Path | None, int | None]:
         """Where box `index` of layout `name` was written (it may be in a parent layout)."""
-        boxes = self.raw.get(name, {}).get("boxes")
+        raw = self.raw.get(name)
+        boxes = raw.get("boxes") if raw is not None else None
         if not isinstance(boxes, YList) or index >= len(boxes):
             return None, None
         return getattr(boxes[index], "file", None) or boxes.file, boxes.line_of(index)
@@ -124,7 +125,8 @@ class LayoutStore:
             parent, files = self._raw(parent_name, (*chain, name))
         except ContentError as exc:
             if exc.code in ("missing-layout", "bad-layout", "circular-extends"):
-                raise exc.located(path, raw.line_of("extends"), "extends")
+                exc.located(path, raw.line_of("extends"), "extends")
+                raise
             raise
         return _merge(parent, raw), [path, *files]
 
@@ -162,6 +164,6 @@ def _merge(parent: YDict, child: YDict) -> YDict:
     return merged
 
 
-@lru_cache(maxsize=4)
+@session.cached
 def store(root: Path) -> LayoutStore:
     return LayoutStore(root)

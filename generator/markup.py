@@ -79,7 +79,8 @@ def _resolve_images(state) -> None:
                 token.attrSet("src", resolve(src))
             except ContentError as exc:
                 line = state.env.get("first_line", 1) + (block.map[0] if block.map else 0)
-                raise exc.located(state.env.get("file"), line, state.env.get("key"))
+                exc.located(state.env.get("file"), line, state.env.get("key"))
+                raise
 
 
 def parser() -> MarkdownIt:
@@ -104,7 +105,9 @@ def _md() -> MarkdownIt:
 
 
 def to_html(text: str, env: dict) -> str:
-    """Block Markdown to HTML. env: icons {name: url}, image_url(src) -> url, anchors, file, first_line."""
+    """Block Markdown to HTML.
+
+    env: icons {name: url}, image_url(src) -> url, anchors, file, first_line."""
     return _md().render(text, env)
 
 
@@ -186,7 +189,7 @@ def keep_words(fragment: str) -> str:
             continue
         depth = low = len(stack)
         has_hangul = False
-        for k, t, nm in pieces[i:end]:
+        for k, t, _ in pieces[i:end]:
             if k == "text" and HANGUL.search(t):
                 has_hangul = True
             elif k == "open":

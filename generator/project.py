@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
+from generator import session
 from generator.errors import ContentError
 
 
@@ -107,7 +108,19 @@ def inside(
     return path
 
 
-@lru_cache(maxsize=4096)
+@session.cached
+def code_digest() -> str:
+    """A digest of pnp's own code, every module of the package: what it made is remade when
+    the code changes (no list of modules to keep up to date)."""
+    h = hashlib.sha256()
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*.py")):
+        h.update(str(path.relative_to(package)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+@session.cached
 def _contained(path: Path, bases: tuple[Path, ...]) -> bool:
     """Whether `path`, symlinks followed, stays inside one of `bases` (cached: art repeats)."""
     resolved = path.resolve()

@@ -14,7 +14,7 @@ from jinja2 import StrictUndefined
 
 from generator import templating
 from generator.boxes import KINDS
-from generator.boxes.base import Frame, Rect, colour
+from generator.boxes.base import Frame, Placed, Rect, colour
 from generator.boxes.walk import box_finding, raise_error, walk
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError, Finding
@@ -59,7 +59,8 @@ class Contexts:
                         )
             return ctx
         except ContentError as exc:
-            raise exc.located(item.file if item else comp.file, item.line if item else None)
+            where = (item.file, item.line) if item else (comp.file, None)
+            raise exc.located(*where) from None
 
 
 class FaceRenderer(Contexts):
@@ -100,17 +101,20 @@ class FaceRenderer(Contexts):
             canvas.setFillColor(colour(self.text(layout.background, frame.ctx)))
             canvas.rect(-b, -b, frame.w + 2 * b, frame.h + 2 * b, stroke=0, fill=1)
         for placed in walk(self, frame, raise_error):
-            box = placed.box
-            canvas.saveState()
-            if placed.angle:
-                _, _, _, _, cx, cy = placed.transform
-                canvas.translate(cx, cy)
-                canvas.rotate(placed.angle)
-            if box.opacity < 1:
-                canvas.setFillAlpha(box.opacity)
-                canvas.setStrokeAlpha(box.opacity)
-            KINDS[box.kind].draw(self, canvas, placed)
-            canvas.restoreState()
+            self.draw_placed(canvas, placed)
+
+    def draw_placed(self, canvas, placed: Placed) -> None:
+        box = placed.box
+        canvas.saveState()
+        if placed.angle:
+            _, _, _, _, cx, cy = placed.transform
+            canvas.translate(cx, cy)
+            canvas.rotate(placed.angle)
+        if box.opacity < 1:
+            canvas.setFillAlpha(box.opacity)
+            canvas.setStrokeAlpha(box.opacity)
+        KINDS[box.kind].draw(self, canvas, placed)
+        canvas.restoreState()
 
     # ------------------------------------------------------------ checking
     def check(

@@ -29,7 +29,7 @@ from jinja2 import FileSystemLoader, TemplateError
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
-from generator import art, languages, markup, templating
+from generator import art, fsio, languages, markup, templating
 from generator.content import GameContent
 from generator.errors import ContentError, rel
 from generator.figures import FaceCache, world_digest
@@ -95,16 +95,19 @@ def url_fetcher(content: GameContent, cache_dir: Path | None = None):
     except ImportError:  # WeasyPrint before the URLFetcher class: a function returning a dict
         import mimetypes
 
-        def legacy(url):
-            path = guard.check(url)
-            return {
-                "string": path.read_bytes(),
-                "redirected_url": path.as_uri(),
-                "mime_type": mimetypes.guess_type(path.name)[0],
-            }
+        class LegacyFetcher:
+            def __init__(self, guard: _Guard) -> None:
+                self.guard = guard
 
-        legacy.guard = guard
-        return legacy
+            def __call__(self, url: str) -> dict:
+                path = self.guard.check(url)
+                return {
+                    "string": path.read_bytes(),
+                    "redirected_url": path.as_uri(),
+                    "mime_type": mimetypes.guess_type(path.name)[0],
+                }
+
+        return LegacyFetcher(guard)
 
     class RulebookFetcher(URLFetcher):
         def fetch(self, url, headers=None):
@@ -185,8 +188,8 @@ def check_numbering(rules: RulesSource) -> None:
                 code="rules-numbering",
                 hint=f"add a heading '{'#' * max(2, s.level - 1)} {missing} ...' before it",
             )
-        if key[-1] > 1 and key[:-1] + (key[-1] - 1,) not in seen:
-            missing = ".".join(map(str, key[:-1] + (key[-1] - 1,)))
+        if key[-1] > 1 and (*key[:-1], key[-1] - 1) not in seen:
+            missing = ".".join(map(str, (*key[:-1], key[-1] - 1)))
             raise ContentError(
                 f"section {missing} is missing before section {s.number}",
                 rules.path,
@@ -297,7 +300,7 @@ class LanguageHtml:
     sections: list[SectionHtml]
     ui: dict
     source: Source
-    faces: FaceCache = field(repr=False, default=None)
+    faces: FaceCache = field(repr=False)
 
     @property
     def spec(self) -> languages.Language:
@@ -344,8 +347,8 @@ def run_jinja(text: str, ctx: dict, file: Path, first_line: int, key: str | None
     try:
         out = template.render(ctx)
     except ContentError as exc:
-        line = _template_line(exc.__traceback__)
-        raise exc.located(file, first_line + (line or 1) - 1, key) from None
+        at = _template_line(exc.__traceback__)
+        raise exc.located(file, first_line + (at or 1) - 1, key) from None
     except (
         TemplateError,
         SecurityError,
@@ -356,10 +359,10 @@ def run_jinja(text: str, ctx: dict, file: Path, first_line: int, key: str | None
         KeyError,
         IndexError,
     ) as exc:
-        line = _template_line(exc.__traceback__)
+        at = _template_line(exc.__traceback__)
         message, hint = _explain(exc)
         raise ContentError(
-            message, file, first_line + (line or 1) - 1, key, hint, code="rules-template"
+            message, file, first_line + (at or 1) - 1, key, hint, code="rules-template"
         ) from None
     if len(out) > MAX_SECTION_OUTPUT:
         raise ContentError(
@@ -405,10 +408,7 @@ class _Builder:
                 text = art.svg_source(path, ctx)
                 target = self.cache_dir / f"icon-{self.content.id}-{name}-{art.digest(text)}.svg"
                 if not target.exists():
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-                    tmp.write_text(text, encoding="utf-8")
-                    os.replace(tmp, target)
+                    fsio.write_text(target, text)
                 out[name] = target.resolve().as_uri()
             else:
                 art.open_raster(path)
@@ -632,7 +632,7 @@ def _bilingual_html(
     a = builder.language(lang_a, "a")
     b = builder.language(lang_b, "b")
     check_alignment(a.source.rules, b.source.rules)
-    pairs = list(zip(a.sections, b.sections))
+    pairs = list(zip(a.sections, b.sections, strict=True))
     html = _render_page(
         content,
         "bilingual.html",
@@ -669,17 +669,20 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
     """Lay out `html` with WeasyPrint and write it atomically. Returns the WeasyPrint Document."""
     from weasyprint import HTML
 
+    fatal: type[BaseException]
     try:
         from weasyprint.urls import FatalURLFetchingError
+
+        fatal = FatalURLFetchingError
     except ImportError:  # older WeasyPrint: failed fetches are only logged (see guard.refused)
 
-        class FatalURLFetchingError(BaseException):
+        class _NeverRaised(BaseException):
             pass
+
+        fatal = _NeverRaised
 
     fetcher = url_fetcher(content, cache_dir)
     out_path = Path(out_path)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out_path.with_name(f".{out_path.name}.{os.getpid()}.tmp")
     # fontTools stamps each font subset with the time unless SOURCE_DATE_EPOCH is set: fix it
     # while we write, so an unchanged rulebook is the same bytes.
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
@@ -692,11 +695,9 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
         ).render()
         if fetcher.guard.refused:  # WeasyPrint may log a failed fetch and carry on: we do not
             raise fetcher.guard.refused[0]
-        document.write_pdf(tmp)
-        with open(tmp, "rb+") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, out_path)
-    except FatalURLFetchingError as exc:
+        with fsio.atomic_path(out_path) as tmp:
+            document.write_pdf(tmp)
+    except fatal as exc:
         cause = exc.__cause__
         if isinstance(cause, ContentError):
             raise cause from None
@@ -706,8 +707,6 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
     finally:
         if epoch is None:
             os.environ.pop("SOURCE_DATE_EPOCH", None)
-        if tmp.exists():
-            tmp.unlink()
     return document
 
 

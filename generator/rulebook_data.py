@@ -1,4 +1,5 @@
-"""What a rulebook's Jinja blocks can use: the game's data and helpers that build tables and figures.
+"""What a rulebook's Jinja blocks can use: the game's data, and helpers that build tables and
+figures.
 
 A rules file is Markdown with Jinja blocks, run in the sandbox (`generator.templating.ENV`).
 The blocks see the game's data (in the rulebook's language, data templates rendered, so a
@@ -49,7 +50,7 @@ def keep_words(html: str, lang: str) -> str:
 class Blocks:
     """HTML made by helpers, parked behind placeholders while Markdown runs."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.nonce = secrets.token_hex(4)
         self.items: dict[str, tuple[str, str]] = {}  # token -> (kind, html)
         self._re = re.compile(rf"pnpblk{self.nonce}n(\d+)x")
@@ -63,8 +64,9 @@ class Blocks:
         token = self._re.pattern
 
         def paragraph(match: re.Match) -> str:
-            found = [self.items.get(t[0]) for t in re.finditer(token, match.group(1))]
-            found = [f for f in found if f]
+            found = [
+                self.items[t[0]] for t in re.finditer(token, match.group(1)) if t[0] in self.items
+            ]
             if found and all(kind == "figure" for kind, _ in found):
                 # n figures share one row even in a narrow column: each may shrink to 1/n
                 return (
@@ -82,7 +84,7 @@ def _resolve(value: Any, scope: dict, where: str) -> Any:
     """Render data strings that are templates over their own mapping (and the game's data)."""
     if isinstance(value, dict):
         inner = {**scope, **{k: v for k, v in value.items() if not isinstance(v, (dict, list))}}
-        out = {}
+        out: dict[str, Any] = {}
         for key, item in value.items():
             if isinstance(item, str) and templating.is_template(item):
                 try:
@@ -248,6 +250,7 @@ class RulesData:
         row = next((r for r in self._components if r["id"] == component_id), None)
         if row is None:
             self._spec(component_id)  # raises with a hint
+            raise AssertionError(component_id)  # not reached: _spec raised
         return row
 
     def items(self, component_id: str) -> list[dict]:
@@ -402,7 +405,7 @@ class RulesData:
             for i, (h, _) in enumerate(cols)
         )
         body, current = [], object()
-        for line, label in zip(values, groups):
+        for line, label in zip(values, groups, strict=True):
             if group is not None and label != current:
                 current = label
                 body.append(
@@ -475,7 +478,7 @@ class RulesData:
             )
         cells: list[list[tuple[ComponentSpec, ItemSpec, str] | None]] = []
         for row in grid:
-            line = []
+            line: list[tuple[ComponentSpec, ItemSpec, str] | None] = []
             for entry in row:
                 if entry in (None, "", "-", "."):
                     line.append(None)

@@ -70,7 +70,8 @@ class RulesSource:
 def parse_rules(path: Path, lang: str) -> RulesSource:
     text = read_text(path)
     lines = text.splitlines()
-    title, intro_lines, sections = "", [], []
+    title, intro_lines = "", []
+    sections: list[Section] = []
     current: Section | None = None
     body: list[str] = []
     in_fence = False

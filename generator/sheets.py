@@ -83,6 +83,7 @@ def write_sheets(
 ) -> dict:
     """Impose every copy of every item on sheets; backs follow each front sheet for duplex."""
     renderer, (W, H), (w, h), bleed, name, title = _setup(content, comp, lang, paper, settings)
+    tag = _lang_tag(content, lang)  # "fr (Brouillon)" for a draft language
     try:
         grid = impose.plan(
             (W, H),
@@ -112,7 +113,7 @@ def write_sheets(
         placed = []
         occupied = {(s.col, s.row) for s in slots[: len(batch)]}
         clips = [grid.clip_for(slot, occupied) for slot in slots[: len(batch)]]
-        for slot, clip, cp in zip(slots, clips, batch):
+        for slot, clip, cp in zip(slots[: len(batch)], clips, batch, strict=True):
             ctx = renderer.context(comp, cp.item)
             _draw_face(canvas, renderer, cp.item.layout, ctx, clip, slot.front, w, h, bleed)
             placed.append(_slot_entry(comp, cp, slot.trim, bleed, grid.rotated))
@@ -123,7 +124,7 @@ def write_sheets(
             canvas,
             renderer,
             grid,
-            f"{title} · {name} · {_lang_tag(content, lang)} · {sheet + 1}/{sheets_total} · {_side_word('front', lang)}",
+            f"{title} · {name} · {tag} · {sheet + 1}/{sheets_total} · {_side_word('front', lang)}",
             (W, H),
         )
         canvas.showPage()
@@ -136,7 +137,7 @@ def write_sheets(
         canvas.setTrimBox(_box(grid.trim_box.mapped(back_sheet)))
         canvas.setBleedBox(_box(grid.bleed_box.mapped(back_sheet)))
         placed = []
-        for slot, front_clip, cp in zip(slots, clips, batch):
+        for slot, front_clip, cp in zip(slots[: len(batch)], clips, batch, strict=True):
             if not cp.item.back:
                 continue
             transform = grid.back_transform(slot, settings.duplex, offset)
@@ -158,7 +159,7 @@ def write_sheets(
             canvas,
             renderer,
             grid,
-            f"{title} · {name} · {_lang_tag(content, lang)} · {sheet + 1}/{sheets_total} · {_side_word('back', lang)}",
+            f"{title} · {name} · {tag} · {sheet + 1}/{sheets_total} · {_side_word('back', lang)}",
             (W, H),
         )
         canvas.showPage()
@@ -193,6 +194,7 @@ def write_tiled(
 ) -> dict:
     """A face bigger than the sheet (a board), split into overlapping tiles, one per page."""
     renderer, (W, H), (w, h), bleed, name, title = _setup(content, comp, lang, paper, settings)
+    tag = _lang_tag(content, lang)  # "fr (Brouillon)" for a draft language
     try:
         plan = impose.plan_tiles(
             (W, H),
@@ -224,7 +226,7 @@ def write_tiled(
             _label_at(
                 canvas,
                 renderer,
-                f"{title} · {name} · {_lang_tag(content, lang)} · {label} ({tile.row + 1}/{plan.rows}, "
+                f"{title} · {name} · {tag} · {label} ({tile.row + 1}/{plan.rows}, "
                 f"{tile.col + 1}/{plan.cols}) · {page_no}/{total * comp.total}",
                 tile.page,
                 settings.margin.points,
@@ -426,7 +428,8 @@ def _draw_face(canvas, renderer, layout, ctx, clip, transform, w, h, bleed) -> N
         item = ctx.get("item", {}).get("id", "the common back")
         where = renderer.layouts.files_of.get(layout, [None])[0]
         exc.message = f"{exc.message} (drawing {item} with layout {layout}, {renderer.lang})"
-        raise exc.located(where)
+        exc.located(where)
+        raise
     finally:
         canvas.restoreState()
 
@@ -478,7 +481,8 @@ def _side_word(side: str, lang: str) -> str:
 
 
 def _label(canvas, renderer, grid: impose.Grid, text: str, paper) -> None:
-    """A small sheet label in the bottom margin, between crop marks, never within 5 mm of the edge."""
+    """A small sheet label in the bottom margin, between crop marks, never within 5 mm of the
+    edge."""
     W, _ = paper
     bb = grid.bleed_box
     room = bb.y - impose.MARK_GAP - grid.margin

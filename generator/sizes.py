@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import difflib
-from functools import lru_cache
 from pathlib import Path
 
+from generator import session
 from generator.errors import ContentError
 from generator.units import parse_length
 
 
-@lru_cache(maxsize=8)
+@session.cached
 def _table(path: Path) -> dict[str, tuple[float, float]]:
     from generator.yamlload import load_yaml
 

@@ -31,7 +31,23 @@ class _Env(SandboxedEnvironment):
         return super().call_binop(context, operator, left, right)
 
 
-ENV = _Env(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
+def _finalize(value: Any) -> Any:
+    """What `{{ }}` prints. A mapping is never text: printing one means per-language text whose
+    keys are not the game's languages (`eng:` for `en:`), or a wrong name."""
+    if isinstance(value, dict):
+        keys = ", ".join(str(k) for k in list(value)[:6])
+        raise ContentError(
+            f"a mapping ({keys}) is printed as text",
+            code="mapping-as-text",
+            hint="per-language text needs the game's language codes as keys (es, en, ko); "
+            "otherwise print one of its values, e.g. {{ x.name }}",
+        )
+    return value
+
+
+ENV = _Env(
+    undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False, finalize=_finalize
+)
 ENV.intercepted_binops = frozenset(["*", "**"])
 
 

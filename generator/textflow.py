@@ -134,7 +134,7 @@ def fit(
     current = size
     while True:
         lines = _wrap(atoms, width / current, space1, wrap)
-        widest = max((l.width1 for l in lines), default=0.0) * current
+        widest = max((line.width1 for line in lines), default=0.0) * current
         tall = block_height(len(lines), current, leading, face)
         problem = None
         if widest > width + 0.01:

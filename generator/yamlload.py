@@ -17,7 +17,8 @@ MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_EXPANDED_NODES = 200_000  # after aliases are expanded; stops "billion laughs"
 MAX_STRING = 20_000  # characters in one value: far more than any card or rule paragraph
 
-_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# The C loader when libyaml is there (much faster), else the pure-Python one.
+_Base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class YDict(dict):
@@ -42,7 +43,7 @@ class YList(list):
         return self.line
 
 
-class _Loader(_Base):
+class _Loader(_Base):  # type: ignore[valid-type,misc]  # a base chosen at import time
     file: Path | None = None
 
 

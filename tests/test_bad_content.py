@@ -159,11 +159,11 @@ def test_broken_content_gives_one_clear_line(
     assert result.returncode == code, output
     assert "Traceback" not in output
     lines = [
-        l
-        for l in output.splitlines()
-        if "error" in l
-        and not re.match(r"^\d+ error", l)
-        and not l.startswith("pnp print: stopped")
+        line
+        for line in output.splitlines()
+        if "error" in line
+        and not re.match(r"^\d+ error", line)
+        and not line.startswith("pnp print: stopped")
     ]
     assert len(lines) == 1, output
     assert where in lines[0] and words in lines[0], lines[0]

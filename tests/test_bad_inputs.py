@@ -69,7 +69,7 @@ def test_bad_input(tmp_path, case):
     printed = run_pnp(root, "print")
     assert printed.returncode == expected["exit"]
     text = printed.stderr.strip().splitlines()
-    lines = [l for l in text if not l.startswith(("pnp print: stopped", "0 error", "1 error"))]
+    lines = [t for t in text if not t.startswith(("pnp print: stopped", "0 error", "1 error"))]
     assert len(lines) == 1, text
     assert expected.get("file", "") in lines[0]
     if expected.get("line"):

@@ -31,7 +31,7 @@ def test_short_edge_flip_and_back_offset(dogfight_copy):
     path = "output/dogfight/en/allied-planes-a4.pdf"
     sheets = [s for s in m["sheets"] if s["file"] == path]
     assert {f["paper"] for f in m["files"] if f["kind"] == "components"} == {"a4"}
-    for front, back in zip(sheets[::2], sheets[1::2]):
+    for front, back in zip(sheets[::2], sheets[1::2], strict=True):
         backs = {(b["item"], b["copy"]): b for b in back["slots"]}
         for f in front["slots"]:
             b = backs[(f["item"], f["copy"])]
@@ -48,12 +48,26 @@ def test_noop_rebuild_builds_nothing_and_a_change_rebuilds_only_its_targets(dogf
     again = run_pnp(root, "print", check=True)
     assert "0 of 26 files built" in again.stdout
     assert {p: p.stat().st_mtime_ns for p in (root / "output").rglob("*.pdf")} == before
-    # Edit one component: only its PDFs (3 languages x 2 papers + 3 print-shop files) rebuild,
-    # and the rulebooks, whose figures draw the components.
+    # Edit one Spanish string of one component: only its Spanish PDFs (2 papers + the print-shop
+    # file) rebuild, and the editions that include Spanish (2 rulebooks + 2 bilingual).
     comp = root / "content/dogfight/components/rewards.yaml"
     comp.write_text(comp.read_text().replace("Avión alemán derribado", "Avión enemigo derribado"))
     changed = run_pnp(root, "print", check=True)
-    assert "17 of 26 files built" in changed.stdout
+    assert "7 of 26 files built" in changed.stdout
+    rebuilt = {
+        str(p.relative_to(root))
+        for p in (root / "output").rglob("*.pdf")
+        if p.stat().st_mtime_ns != before[p]
+    }
+    assert rebuilt == {
+        "output/dogfight/es/rewards-a4.pdf",
+        "output/dogfight/es/rewards-letter.pdf",
+        "output/dogfight/es/print-shop/rewards.pdf",
+        "output/dogfight/es/rulebook.pdf",
+        "output/dogfight/es/rulebook-letter.pdf",
+        "output/dogfight/rulebook.es-en.pdf",
+        "output/dogfight/rulebook.es-en-letter.pdf",
+    }
     assert "Avión enemigo derribado" in reader.__wrapped__(pdf).pages[0].extract_text()
     # A damaged output is noticed and rebuilt.
     pdf.write_bytes(b"%PDF-1.4 broken")
@@ -93,7 +107,8 @@ def test_overflowing_text_is_a_finding(dogfight_copy):
     long = "Deflexión: " + "muy " * 60
     comp.write_text(
         comp.read_text().replace(
-            'es: "**Deflexión:** quien tenga más de 4 cartas en la mano descarta hasta quedarse con 4."',
+            'es: "**Deflexión:** quien tenga más de 4 cartas en la mano descarta '
+            'hasta quedarse con 4."',
             f'es: "{long}"',
         )
     )

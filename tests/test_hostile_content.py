@@ -122,4 +122,4 @@ def test_symlink_escaping_the_game_folder_is_refused(tmp_path, dogfight_copy):
     edit(root, LAYOUT, "src: art/german-plane.svg", "src: art/link.svg")
     result, log = run_audited(tmp_path, root, "check")
     assert result.returncode == 1 and "resolves outside the project" in result.stdout
-    assert str(outside) not in [l[5:] for l in log.splitlines()]
+    assert str(outside) not in [entry[5:] for entry in log.splitlines()]

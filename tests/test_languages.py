@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import io
-import tokenize
+import ast
 from pathlib import Path
 
 from conftest import ROOT
@@ -14,20 +13,27 @@ from generator.check.numbers import find_numbers
 CODES = {"es", "en", "ko", "fr"}
 
 
+def _is_code(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value in CODES
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return any(_is_code(e) for e in node.elts)
+    return False
+
+
 def _code_strings(path: Path) -> list[tuple[int, str]]:
-    """String literals in Python code (not comments) whose value is a bare language code."""
+    """Places where code branches on a language code: a comparison with one (`lang == "ko"`,
+    `lang in ("es", "en")`), a match case on one, or a table keyed by one (`{"es": ...}`)."""
     out = []
-    tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
-    previous = None
-    for tok in tokens:
-        if tok.type == tokenize.STRING:
-            body = tok.string.lstrip("rbuRBU")
-            is_code = body[:1] in "\"'" and body.strip("\"'") in CODES and len(body) <= 4
-            # `key + "es"` is a plural suffix, not a language
-            if is_code and not (previous is not None and previous.string == "+"):
-                out.append((tok.start[0], tok.string))
-        if tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
-            previous = tok
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Compare) and any(
+            _is_code(n) for n in (node.left, *node.comparators)
+        ):
+            out.append((node.lineno, ast.unparse(node)))
+        elif isinstance(node, ast.Dict) and any(k is not None and _is_code(k) for k in node.keys):
+            out.append((node.lineno, ast.unparse(node)[:60]))
+        elif isinstance(node, ast.MatchValue) and _is_code(node.value):
+            out.append((node.lineno, ast.unparse(node.value)))
     return out
 
 
@@ -43,9 +49,15 @@ def test_no_language_code_in_generator():
 def test_the_grep_test_catches_a_branch(tmp_path):
     sample = tmp_path / "x.py"
     sample.write_text(
-        'if lang == "ko":\n    pass\nlabels = {\'es\': 1}\nplural = key + "es"\n', encoding="utf-8"
+        'if lang == "ko":\n    pass\nlabels = {"es": 1}\nok = lang in ("en", "fr")\n'
+        'plural = key + "es"\nlanguages.get("ko")\n',
+        encoding="utf-8",
     )
-    assert [t for _, t in _code_strings(sample)] == ['"ko"', "'es'"]
+    assert [t for _, t in _code_strings(sample)] == [
+        "lang == 'ko'",
+        "{'es': 1}",
+        "lang in ('en', 'fr')",
+    ]
 
 
 def test_every_shipped_language_loads_with_its_labels():

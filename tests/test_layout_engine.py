@@ -16,19 +16,29 @@ boxes:
   - {id: pill, kind: rect, x: 20, y: 5, w: 20, h: 10, radius: 4mm, fill: "#00aa00"}
   - {id: disc, kind: circle, x: 45, y: 5, w: 10, h: 10, fill: "#0000ff"}
   - {id: rule, kind: line, x: 5, y: 20, x2: 75, y2: 20, stroke: "#000000", stroke_width: 4pt}
-  - {id: tri, kind: polygon, x: 60, y: 5, w: 15, h: 12, points: [[0, 100], [50, 0], [100, 100]], fill: "#ff8800"}
+  - {id: tri, kind: polygon, x: 60, y: 5, w: 15, h: 12, points: [[0, 100], [50, 0], [100, 100]],
+     fill: "#ff8800"}
   - {id: photo, kind: image, src: art/photo.png, x: 5, y: 25, w: 20, h: 20, fit: stretch}
-  - {id: vector, kind: svg, src: art/mark.svg, x: 30, y: 25, w: 20, h: 20, params: {hue: "{{ hue }}"}}
+  - {id: vector, kind: svg, src: art/mark.svg, x: 30, y: 25, w: 20, h: 20,
+     params: {hue: "{{ hue }}"}}
   - {id: track, kind: slots, n: "{{ cost }}", x: 5, y: 50, w: 70, h: 8, gap: 2mm, fill: "#222222"}
-  - {id: label, kind: text, text: "{{ word }} :dot:", x: 5, y: 62, w: 70, h: 12, size: 24pt, min_size: 6pt}
+  - {id: label, kind: text, text: "{{ word }} :dot:", x: 5, y: 62, w: 70, h: 12, size: 24pt,
+     min_size: 6pt}
   - {id: hidden, if: "cost > 99", kind: rect, x: 55, y: 25, w: 20, h: 20, fill: "#ff00ff"}
 """
-BASE = 'background: "#ffffff"\nboxes:\n  - {id: corner, kind: rect, x: 75, y: 75, w: 5, h: 5, fill: "#00ffff"}\n'
+BASE = """\
+background: "#ffffff"
+boxes:
+  - {id: corner, kind: rect, x: 75, y: 75, w: 5, h: 5, fill: "#00ffff"}
+"""
 SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="10" height="10">'
     '<rect x="0" y="0" width="10" height="10" fill="{{ hue }}"/></svg>'
 )
-DOT = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="10" height="10"><circle cx="5" cy="5" r="5" fill="{{ color }}"/></svg>'
+DOT = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="10" height="10">'
+    '<circle cx="5" cy="5" r="5" fill="{{ color }}"/></svg>'
+)
 
 
 @pytest.fixture
@@ -60,13 +70,16 @@ def colour_at(img, x_mm, y_top_mm, dpi=100, size=80):
     """Mean colour of a 1 mm square at (x, y) measured from the face's top-left."""
     region = crop_mm(img, size, dpi, x_mm - 0.5, size - y_top_mm - 0.5, 1, 1)
     pixels = list(region.get_flattened_data())
-    return tuple(round(sum(c) / len(pixels)) for c in zip(*pixels))
+    return tuple(round(sum(c) / len(pixels)) for c in zip(*pixels, strict=True))
 
 
 def test_every_box_kind_lands_where_the_layout_puts_it(project):
     run_pnp(project, "print", check=True)
     img = render(project / "output/demo/en/print-shop/tiles.pdf", 1, dpi=100)
-    near = lambda got, want: all(abs(a - b) <= 30 for a, b in zip(got, want))
+
+    def near(got, want):
+        return all(abs(a - b) <= 30 for a, b in zip(got, want, strict=True))
+
     assert near(colour_at(img, 10, 10), (255, 0, 0))  # rect
     assert near(colour_at(img, 30, 10), (0, 170, 0))  # rounded rect, centre
     assert near(colour_at(img, 20.3, 5.3), (255, 255, 255))  # its rounded corner is empty

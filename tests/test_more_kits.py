@@ -79,13 +79,16 @@ def test_sub_zero_board_tiles_line_up(built):
                 if other not in sheets:
                     continue
                 a, b = sheet["slots"][0], sheets[other]["slots"][0]
-                face = lambda s, sl: {
-                    (
-                        round(x - sl["x"] + sl["tile"]["face_x"], 2),
-                        round(y - sl["y"] + sl["tile"]["face_y"], 2),
-                    )
-                    for x, y in s["marks"]
-                }
+
+                def face(s, sl):
+                    return {
+                        (
+                            round(x - sl["x"] + sl["tile"]["face_x"], 2),
+                            round(y - sl["y"] + sl["tile"]["face_y"], 2),
+                        )
+                        for x, y in s["marks"]
+                    }
+
                 band = (
                     max(a["tile"]["face_x"], b["tile"]["face_x"]),
                     max(a["tile"]["face_y"], b["tile"]["face_y"]),
@@ -98,10 +101,13 @@ def test_sub_zero_board_tiles_line_up(built):
                         b["tile"]["face_y"] + b["tile"]["face_h"],
                     ),
                 )
-                inside = lambda m: (
-                    band[0] - 0.01 <= m[0] <= band[2] + 0.01
-                    and band[1] - 0.01 <= m[1] <= band[3] + 0.01
-                )
+
+                def inside(m, band=band):
+                    return (
+                        band[0] - 0.01 <= m[0] <= band[2] + 0.01
+                        and band[1] - 0.01 <= m[1] <= band[3] + 0.01
+                    )
+
                 marks_a = {m for m in face(sheet, a) if inside(m)}
                 marks_b = {m for m in face(sheets[other], b) if inside(m)}
                 assert marks_a and marks_a == marks_b

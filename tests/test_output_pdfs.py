@@ -117,7 +117,7 @@ def test_backs_are_drawn_where_the_manifest_says(built):
     img = render(pdf, back["page"], dpi=100)
     for slot in back["slots"]:
         corner = crop_mm(img, 297, 100, slot["x"] + 1, slot["y"] + 1, 2, 2)
-        r, g, b = [sum(c) / len(c) for c in zip(*corner.get_flattened_data())]
+        r, g, b = [sum(c) / len(c) for c in zip(*corner.get_flattened_data(), strict=True)]
         assert (r, g, b) == pytest.approx((0x1F, 0x2F, 0x4A), abs=12), slot
 
 
@@ -171,7 +171,7 @@ def test_crop_marks_line_up_with_the_trim_edges_in_the_manifest(built):
     found = _mark_columns(img, dpi, SAFE + 0.2, lowest - 0.8, 297)
     expected = sorted({round(v, 3) for sl in front["slots"] for v in (sl["x"], sl["x"] + sl["w"])})
     assert len(found) == len(expected)
-    for got, want in zip(found, expected):
+    for got, want in zip(found, expected, strict=True):
         assert got == pytest.approx(want, abs=0.1)
 
 

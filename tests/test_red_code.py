@@ -1,4 +1,5 @@
-"""Red Code's kit, checked on the built PDFs: counts from the build manifest, control cards, fonts."""
+"""Red Code's kit, checked on the built PDFs: counts from the build manifest, control cards,
+fonts."""
 
 from __future__ import annotations
 

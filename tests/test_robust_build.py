@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from conftest import ROOT, copy_project, run_pnp
 from pdfutil import reader
 
@@ -25,7 +26,8 @@ def _add_big_game(root):
     items = "\n".join(f"  - {{id: c{i}, data: {{n: {i}}}}}" for i in range(BIG))
     for deck in ("one", "two", "three"):
         (game / f"components/{deck}.yaml").write_text(
-            f"id: {deck}\nname: {deck}\nsize: poker\nlayout: dogfight/plane-back\nback: dogfight/reward-back\n"
+            f"id: {deck}\nname: {deck}\nsize: poker\n"
+            "layout: dogfight/plane-back\nback: dogfight/reward-back\n"
             f"data: {{deck: {deck}}}\nitems:\n{items}\n"
         )
     (game / "manifest.yaml").write_text(f"components: {{one: {BIG}, two: {BIG}, three: {BIG}}}\n")
@@ -35,6 +37,7 @@ def _env():
     return dict(os.environ, PYTHONPATH=str(ROOT))
 
 
+@pytest.mark.slow  # a real process killed mid-build, then two full rebuilds
 def test_sigkill_mid_build_keeps_every_previous_output_and_the_next_build_repairs(tmp_path):
     root = copy_project(tmp_path / "proj", ("dogfight",))
     _add_big_game(root)
@@ -78,6 +81,7 @@ def test_second_build_gets_a_clear_message_while_one_runs(tmp_path):
     assert not (root / "output").exists()
 
 
+@pytest.mark.slow  # two real processes race for the lock, each a full build
 def test_two_builds_started_together_leave_a_good_build(tmp_path):
     root = copy_project(tmp_path / "proj", ("dogfight",))
     procs = [
@@ -94,7 +98,7 @@ def test_two_builds_started_together_leave_a_good_build(tmp_path):
     results = [(p.wait(), p.stdout.read(), p.stderr.read()) for p in procs]
     codes = sorted(code for code, _, _ in results)
     assert codes in ([0, 0], [0, 2]), results  # the second waits its turn or is told to
-    for code, out, err in results:
+    for code, _out, err in results:
         if code == 2:
             assert "another pnp build is running" in err
     manifest = json.loads((root / "output/dogfight/build-manifest.json").read_text())

@@ -94,7 +94,7 @@ def test_every_section_of_the_source_appears_in_order(dogfight, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_table_of_contents_gives_the_right_pages(dogfight, lang):
-    content, built = dogfight
+    _content, built = dogfight
     path, result = built[lang]
     toc = next(t for t in page_texts(path) if is_toc(t))
     listed = {}
@@ -334,7 +334,7 @@ def test_missing_section_in_a_translation_is_an_error(game):
     err = info.value
     assert Path(err.file).name == "en.md" and err.code == "rules-missing-section"
     assert "5.2" in err.message and err.line
-    with pytest.raises(ContentError, match="5.2"):
+    with pytest.raises(ContentError, match=r"5\.2"):
         rulebook.bilingual_html(game, "es", "en", "a4")
 
 
@@ -359,9 +359,12 @@ Las recompensas rojas:
 
 {{ table(items('rewards')[:5], {'Carta': 'id', 'Coste': 'cost', 'Puntos': 'points'}) }}
 
-{{ figure('rewards', 'red-3') }} {{ figure('allied-planes', 'blue-7', side='back', width='30mm', caption='Reverso') }}
+{{ figure('rewards', 'red-3') }} {{ figure('allied-planes', 'blue-7', side='back', width='30mm',
+   caption='Reverso') }}
 
-{{ board([['red-1', 'red-2', 'red-3'], ['blue-1', 'blue-2', 'blue-3'], ['green-1', '', 'green-3'], ['yellow-1', 'yellow-2', 'yellow-3']], component='allied-planes', caption='Ejemplo') }}
+{{ board([['red-1', 'red-2', 'red-3'], ['blue-1', 'blue-2', 'blue-3'],
+          ['green-1', '', 'green-3'], ['yellow-1', 'yellow-2', 'yellow-3']],
+         component='allied-planes', caption='Ejemplo') }}
 """,
     )
     cache = tmp_path / "cache"
@@ -449,7 +452,7 @@ def test_no_heading_is_left_alone_at_the_bottom_of_a_page(dogfight, edition):
     langs = edition.split("-")
     for column, lang in enumerate(langs):
         titles = dict(headings(content, lang))
-        for number, tp, (w, h), box in _heading_boxes(
+        for number, tp, (w, _h), box in _heading_boxes(
             path, result, titles, column if len(langs) == 2 else None
         ):
             left, right = ((0, w / 2) if column == 0 else (w / 2, w)) if len(langs) == 2 else (0, w)
@@ -475,7 +478,8 @@ def test_long_tables_repeat_their_header_and_keep_rows_whole(game, tmp_path):
         game,
         "en",
         "{{ component_list() }}",
-        "{{ table(items('allied-planes'), [['Card', 'id'], ['Deck', 'deck'], ['Copies', 'count']]) }}",
+        "{{ table(items('allied-planes'), "
+        "[['Card', 'id'], ['Deck', 'deck'], ['Copies', 'count']]) }}",
     )
     out = tmp_path / "en.pdf"
     rulebook.render_rulebook(game, "en", "a4", out, cache_dir=tmp_path / "c")
@@ -533,7 +537,7 @@ def test_a_table_too_wide_for_its_column_is_reported(game, tmp_path):
     assert any(o["column"] == "a" and o["mm"] > 5 for o in result["overflows"]), result["overflows"]
 
 
-# ---------------------------------------------------------------- Red Code: data tables, figures, board
+# ------------------------------------------------------- Red Code: data tables, figures, board
 
 
 @pytest.mark.skipif(

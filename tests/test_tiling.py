@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 
@@ -13,9 +14,14 @@ BOARD = """\
 background: "#ffffff"
 boxes:
   - {id: sea, kind: rect, x: 0, y: 0, w: 100%, h: 100%, bleed: true, fill: "#cfe3f2"}
-  - {id: grid, kind: repeat, over: "cells", layout: test/cell, cols: 8, x: 0, y: 0, w: 100%, h: 100%}
+  - {id: grid, kind: repeat, over: "cells", layout: test/cell, cols: 8, x: 0, y: 0,
+     w: 100%, h: 100%}
 """
-CELL = 'boxes:\n  - {id: edge, kind: rect, x: 0, y: 0, w: 100%, h: 100%, stroke: "#1b3b5a", stroke_width: 0.6pt}\n'
+CELL = """\
+boxes:
+  - {id: edge, kind: rect, x: 0, y: 0, w: 100%, h: 100%, stroke: "#1b3b5a",
+     stroke_width: 0.6pt}
+"""
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +48,7 @@ def tiled(tmp_path_factory):
 
 
 def test_board_is_split_into_tiles_that_cover_it(tiled):
-    root, manifest = tiled
+    _root, manifest = tiled
     sheets = [s for s in manifest["sheets"] if s["file"].endswith("board-a4.pdf")]
     assert len(sheets) == 6
     tiles = [s["slots"][0]["tile"] for s in sheets]
@@ -50,10 +56,10 @@ def test_board_is_split_into_tiles_that_cover_it(tiled):
     # every face point is on some tile; neighbours overlap by 10 mm
     xs = sorted({(t["face_x"], t["face_x"] + t["face_w"]) for t in tiles})
     assert xs[0][0] == 0 and xs[-1][1] == pytest.approx(400, abs=0.01)
-    for (a0, a1), (b0, b1) in zip(xs, xs[1:]):
+    for (_a0, a1), (b0, _b1) in itertools.pairwise(xs):
         assert a1 - b0 == pytest.approx(10, abs=0.01)
     for s in sheets:
-        w, h = s["size"]
+        w, _h = s["size"]
         slot = s["slots"][0]
         assert slot["x"] - 3 >= 5 and slot["y"] - 3 >= 5 and slot["x"] + slot["w"] + 3 <= w - 5
 
@@ -68,7 +74,7 @@ def _face_marks(sheet):
 
 
 def test_registration_marks_line_up_across_neighbouring_tiles(tiled):
-    root, manifest = tiled
+    _root, manifest = tiled
     sheets = [s for s in manifest["sheets"] if s["file"].endswith("board-a4.pdf")]
     by_pos = {(s["slots"][0]["tile"]["row"], s["slots"][0]["tile"]["col"]): s for s in sheets}
     pairs = 0
@@ -83,10 +89,13 @@ def test_registration_marks_line_up_across_neighbouring_tiles(tiled):
                 min(a["face_x"] + a["face_w"], b["face_x"] + b["face_w"]),
                 min(a["face_y"] + a["face_h"], b["face_y"] + b["face_h"]),
             )
-            inside = lambda m: (
-                band[0] - 0.01 <= m[0] <= band[2] + 0.01
-                and band[1] - 0.01 <= m[1] <= band[3] + 0.01
-            )
+
+            def inside(m, band=band):
+                return (
+                    band[0] - 0.01 <= m[0] <= band[2] + 0.01
+                    and band[1] - 0.01 <= m[1] <= band[3] + 0.01
+                )
+
             shared_a = {m for m in _face_marks(sheet) if inside(m)}
             shared_b = {m for m in _face_marks(by_pos[other]) if inside(m)}
             assert shared_a and shared_a == shared_b

@@ -457,7 +457,8 @@ def test_accepted_finding_still_shows_and_does_not_block(red):
     result = run_pnp(red, "check")
     assert result.returncode == 0, result.stdout
     assert (
-        "content/red-code/rules/ko.md:6: accepted: [rules-count] order-cards: rulebook says 31, manifest says 30 "
+        "content/red-code/rules/ko.md:6: accepted: [rules-count] order-cards: "
+        "rulebook says 31, manifest says 30 "
         "(§3 '명령 카드 31장') (reason: the Korean edition ships one spare order card)"
     ) in result.stdout
     assert "0 error(s), 0 warning(s), 2 accepted" in result.stdout
@@ -474,14 +475,16 @@ def test_accepted_by_id(red):
     as_json = json.loads(run_pnp(red, "check", "--format", "json").stdout)
     assert len(as_json) == 1
     (red / RC / "accepted.yaml").write_text(
-        f"accepted:\n  - code: translation-number\n    id: {as_json[0]['id']}\n    reason: checked\n"
+        "accepted:\n  - code: translation-number\n"
+        f"    id: {as_json[0]['id']}\n    reason: checked\n"
     )
     assert [f.accepted for f in findings(red, "red-code")] == ["checked"]
 
 
 def test_unused_acceptance_is_a_warning(red):
     (red / RC / "accepted.yaml").write_text(
-        '# nothing left to accept\naccepted:\n  - code: rules-count\n    message: "rulebook says 99"\n'
+        "# nothing left to accept\naccepted:\n"
+        '  - code: rules-count\n    message: "rulebook says 99"\n'
         "    reason: an old difference\n"
     )
     found = findings(red, "red-code")

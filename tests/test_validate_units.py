@@ -97,7 +97,8 @@ def test_exact_case_wins_over_folded_case():
 
 def test_counter_forms_match_only_after_numbers(tmp_path):
     (tmp_path / "glossary.yaml").write_text(
-        "terms:\n  - {id: points, es: [puntos], ko: [점, 승점]}\n  - {id: score, es: [puntuación], ko: [점수]}\n",
+        "terms:\n  - {id: points, es: [puntos], ko: [점, 승점]}\n"
+        "  - {id: score, es: [puntuación], ko: [점수]}\n",
         encoding="utf-8",
     )
     glossary = load_glossary(tmp_path)

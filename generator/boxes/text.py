@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
 
-from generator import textflow
+from generator import session, textflow
 from generator.boxes import fitness
 from generator.boxes.base import BoxBase, BoxKind, Placed, Rect, fill_colour, fit, register
 from generator.errors import Finding
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 
 _HTML_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(\s[^<>]*)?/?>")
 _UNIT = re.compile(r"[a-z%]\s*$")
-_FITS: dict = {}  # text layouts, shared by the check pass and the render pass of one process
 
 
 def text_size(value: Any) -> Length:
@@ -66,13 +65,14 @@ class TextBox(BoxBase):
 def fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, ctx: dict):
     text = renderer.text(box.text, ctx)
     key = (id(box), text, round(r.w, 3), round(r.h, 3))
-    hit = _FITS.get(key)
+    fits = session.current().cache("boxes.text.fits")  # shared by check and draw of a command
+    hit = fits.get(key)
     if hit is not None and hit[0] is box:  # the check pass already laid this text out
         return hit[1], hit[2]
     fitted, faces = _fit_text(renderer, box, r, text)
-    if len(_FITS) > 20000:
-        _FITS.clear()
-    _FITS[key] = (box, fitted, faces)
+    if len(fits) > 20000:
+        fits.clear()
+    fits[key] = (box, fitted, faces)
     return fitted, faces
 
 

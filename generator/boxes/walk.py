@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from generator import templating
 from generator.boxes.base import IDENTITY, Frame, Placed, Rect, multiply, number, rotate, translate
-from generator.errors import ContentError, Finding
+from generator.errors import ContentError, Finding, rel
 
 if TYPE_CHECKING:
     from generator.render import FaceRenderer
@@ -81,7 +81,7 @@ def box_finding(renderer: FaceRenderer, frame: Frame, index: int, label: str, ex
     file, line = renderer.layouts.box_location(frame.layout, index)
     where = dict(frame.where, box=label)
     if file:
-        where.update(file=file, line=line or where.get("line"))
+        where.update(file=rel(file), line=line or where.get("line"))
     return Finding.from_error(exc, prefix=f"box '{label}': ", **where)
 
 

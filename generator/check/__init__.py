@@ -1,36 +1,68 @@
 """`pnp check`: findings about a game, collected, never raised.
 
-Content checks (the manifest's counts and invariants, the rulebooks' counts, translations against
-their source, stale translations) live in `generator/check/`; acceptances (accepted.yaml) are
-applied last, to every finding. Render-level checks (overflowing text, missing glyphs, missing or
-low-resolution art) run the same layout engine as printing, in every language, so what is checked
-is what prints.
+Every check is a function `game -> findings`, registered once in `CHECKS` below:
+
+- `manifest` (here): manifest.yaml against the items: counts and breakdowns.
+- `consistency` (consistency.py, with counts, translations, invariants, i18n, terms,
+  numbers, text): invariants, rulebook counts, translations, stale translations.
+- `faces` (here, boxes/<kind>.py, boxes/fitness.py): every face in every language through
+  the one walk printing uses: text that overflows or is too small, glyphs, art, colours,
+  pieces that do not fit, text and thin rules near the trim.
+- `no-bleed` (bleed.py): ink that stops at the trim, on the rendered face.
+- `languages` (languages.py): per-language text with a key that is not a game language.
+
+Acceptances (`accepted.py`, accepted.yaml) are applied last, to every finding. Content that
+cannot even load (bad YAML, unknown keys, a missing layout) stops at load time with one
+`ContentError`; `Finding.from_error` is the one way such an error becomes a finding.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
+from generator.check import bleed, languages
 from generator.content import GameContent
 from generator.errors import ContentError, Finding, rel
 from generator.i18n import drafts
 from generator.render import FaceRenderer
 
+GameCheck = Callable[[GameContent], list[Finding]]
+CHECKS: dict[str, GameCheck] = {}
 
-def check_game(content: GameContent) -> list[Finding]:
-    """Every finding about one game; those accepted in accepted.yaml are marked (check/accepted.py)."""
+
+def register(name: str) -> Callable[[GameCheck], GameCheck]:
+    """Add a check to `pnp check` (and so to `pnp print`, which checks first)."""
+
+    def add(check: GameCheck) -> GameCheck:
+        if name in CHECKS:
+            raise RuntimeError(f"check '{name}' is registered twice")
+        CHECKS[name] = check
+        return check
+
+    return add
+
+
+def check_game(content: GameContent, grouped: bool = True) -> list[Finding]:
+    """Every finding about one game; those accepted in accepted.yaml are marked.
+
+    `grouped`: one finding per distinct problem (the terminal); False keeps one per face (the
+    preview draws each on its own card)."""
     from generator.check.accepted import apply
-    from generator.check.consistency import validate_game
 
     findings: list[Finding] = []
-    findings += check_manifest(content)
-    findings += validate_game(content)
-    for lang in content.languages:
-        findings += check_faces(content, lang)
+    for check in CHECKS.values():
+        findings += check(content)
+    root = content.project.root
     for f in findings:
         f.game = content.id
+        if f.file and f.file.startswith("/"):  # every finding names files as the project does
+            f.file = rel(f.file, root)
     findings = drafts.soften(content, findings)  # a draft language's errors are warnings
-    return apply(content.dir, collapse(findings), content.project.root, content.id)
+    return apply(
+        content.dir, collapse(findings) if grouped else findings, content.project.root, content.id
+    )
 
 
 def collapse(findings: list[Finding]) -> list[Finding]:
@@ -52,6 +84,16 @@ def collapse(findings: list[Finding]) -> list[Finding]:
     return out
 
 
+def _consistency(content: GameContent) -> list[Finding]:
+    from generator.check.consistency import validate_game
+
+    return validate_game(content)
+
+
+def _faces(content: GameContent) -> list[Finding]:
+    return [f for lang in content.languages for f in check_faces(content, lang)]
+
+
 def check_faces(content: GameContent, lang: str) -> list[Finding]:
     """Every face of every item in `lang`, walked as printing walks it (render.FaceRenderer)."""
     try:
@@ -62,7 +104,11 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
     for comp in content.components:
         w, h = comp.size_pt
         bleed = _bleed(content, comp)
-        where = {"file": rel(comp.file, content.project.root), "component": comp.id, "lang": lang}
+        where: dict[str, Any] = {
+            "file": rel(comp.file, content.project.root),
+            "component": comp.id,
+            "lang": lang,
+        }
         checked_backs = set()
         for item in comp.items:
             info = dict(where, line=item.line, item=item.id)
@@ -97,13 +143,17 @@ def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> li
     from generator import templating
 
     face = renderer.fonts.default
-    texts = [("title", content.dir / "game.yaml", None, None, content.game.title)]
+    texts: list[tuple[str, Any, int | None, str | None, Any]] = [
+        ("title", content.dir / "game.yaml", None, None, content.game.title)
+    ]
     texts += [
         ("name", c.file, c.line_of.get("name"), c.id, c.model.name) for c in content.components
     ]
     out = []
     for box, file, line, comp_id, value in texts:
-        where = dict(file=rel(file), line=line, component=comp_id, lang=lang, box=box)
+        where: dict[str, Any] = dict(
+            file=rel(file), line=line, component=comp_id, lang=lang, box=box
+        )
         try:
             text = templating.pick(value, lang)
         except ContentError as exc:
@@ -179,7 +229,7 @@ def check_manifest(content: GameContent) -> list[Finding]:
                 )
             )
         for key, expected in entry.breakdown.items():
-            actual = Counter()
+            actual: Counter[str] = Counter()
             for item in comp.items:
                 actual[str(item.data.get(key, "(none)"))] += item.count
             for value in sorted(set(expected) | set(actual)):
@@ -189,7 +239,8 @@ def check_manifest(content: GameContent) -> list[Finding]:
                         Finding(
                             "error",
                             "breakdown-mismatch",
-                            f"{comp.id} by {key} = {value}: manifest says {want}, content has {have}",
+                            f"{comp.id} by {key} = {value}: manifest says {want}, "
+                            f"content has {have}",
                             **where,
                             line=line,
                             component=comp.id,
@@ -209,3 +260,11 @@ def check_manifest(content: GameContent) -> list[Finding]:
                 )
             )
     return out
+
+
+# The order is the report's: what the box holds, the texts, the faces, then the finer looks.
+register("manifest")(check_manifest)
+register("consistency")(_consistency)
+register("faces")(_faces)
+register("no-bleed")(lambda content: bleed.check(content, _bleed))
+register("languages")(languages.check)

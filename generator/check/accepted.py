@@ -29,7 +29,7 @@ from pydantic import Field
 from generator.content import validate
 from generator.errors import ContentError, Finding, rel
 from generator.model import Strict
-from generator.yamlload import load_yaml
+from generator.yamlload import YList, load_yaml
 
 FILE = "accepted.yaml"
 
@@ -47,7 +47,7 @@ class Acceptance(Strict):
 
 
 class AcceptedFile(Strict):
-    accepted: list[Acceptance] = []
+    accepted: list[Acceptance] = Field(default_factory=list)
 
 
 @dataclass
@@ -72,7 +72,7 @@ def load(game_dir: Path) -> Loaded | None:
     data = validate(AcceptedFile, raw, path)
     items = raw.get("accepted") if isinstance(raw, dict) else None
     lines = [
-        items.line_of(i) if hasattr(items, "line_of") else None for i in range(len(data.accepted))
+        items.line_of(i) if isinstance(items, YList) else None for i in range(len(data.accepted))
     ]
     return Loaded(path, data.accepted, lines)
 
@@ -103,17 +103,7 @@ def apply(
     try:
         loaded = load(game_dir)
     except ContentError as exc:
-        return findings + [
-            Finding(
-                "error",
-                "accepted-bad",
-                (f"{exc.key}: " if exc.key else "") + exc.message,
-                file=rel(exc.file, root),
-                line=exc.line,
-                hint=exc.hint,
-                game=game,
-            )
-        ]
+        return [*findings, Finding.from_error(exc, game, code="accepted-bad", root=root)]
     if loaded is None:
         return findings
     used = [False] * len(loaded.entries)

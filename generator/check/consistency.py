@@ -47,7 +47,8 @@ def _glossary_links(view: GameView) -> list[Finding]:
                 Finding(
                     "warning",
                     "glossary-component",
-                    f"term '{term.id}' links component '{term.component}', which the game does not have",
+                    f"term '{term.id}' links component '{term.component}', "
+                    "which the game does not have",
                     file=view.rel(glossary.path),
                     line=glossary.line_of(i),
                     key=f"terms[{i}].component",

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from generator import languages
-from generator.errors import Finding
 from generator.check import text as rtext
 from generator.check.game import GameView
 from generator.check.numbers import Number, find_numbers
@@ -35,6 +34,7 @@ from generator.check.terms import TermIndex, TermMatch, index
 from generator.check.text import WORD as _WORD
 from generator.check.text import stopwords
 from generator.check.text import units as _units
+from generator.errors import Finding
 
 
 @lru_cache(maxsize=16)
@@ -130,10 +130,12 @@ def _statement(
         if subject is None:
             return None
         counted = subject
-    elif subject is not None:
+    elif subject is not None and counted is not None:
         if not idx.components(subject) & idx.components(counted):
             return None  # two different components in one phrase: not a plain count
         counted = subject  # "Movimiento (12 cartas)": the label names the kind of card
+    if counted is None:  # never: each branch above names what is counted (narrows the type)
+        return None
     components = sorted(idx.components(counted))
     if len(components) != 1:
         return None
@@ -231,13 +233,15 @@ def _compare(
                 Finding(
                     "error",
                     "rules-count-per-player",
-                    f"{s.component}: {s.per_player} per player × {players:g} players = {s.per_player * players:g}, "
+                    f"{s.component}: {s.per_player} per player × {players:g} players = "
+                    f"{s.per_player * players:g}, "
                     f"but the rulebook's total is {s.value} (§{section.number} '{s.phrase}')",
                     file=file,
                     line=s.item.line,
                     lang=lang,
                     component=s.component,
-                    hint="players comes from the manifest's constants; fix the total or the per-player count",
+                    hint="players comes from the manifest's constants; "
+                    "fix the total or the per-player count",
                 )
             )
     for comp, group in by_comp.items():
@@ -261,7 +265,8 @@ def _compare(
                     line=group[0].item.line,
                     lang=lang,
                     component=comp,
-                    hint="fix the rulebook or manifest.yaml, or accept the difference in accepted.yaml",
+                    hint="fix the rulebook or manifest.yaml, "
+                    "or accept the difference in accepted.yaml",
                 )
             )
         parts: dict[str, list[Statement]] = defaultdict(list)
@@ -286,7 +291,8 @@ def _compare(
                         line=members[0].item.line,
                         lang=lang,
                         component=comp,
-                        hint="fix the rulebook or the component's items, or accept it in accepted.yaml",
+                        hint="fix the rulebook or the component's items, "
+                        "or accept it in accepted.yaml",
                     )
                 )
     return out

@@ -36,15 +36,9 @@ class GameView:
         try:
             return load_glossary(self.content.dir)
         except ContentError as exc:
+            glossary_file = self.rel(self.content.dir / "glossary.yaml")
             self.problems.append(
-                Finding(
-                    "error",
-                    "glossary",
-                    (f"{exc.key}: " if exc.key else "") + exc.message,
-                    file=self.rel(exc.file or self.content.dir / "glossary.yaml"),
-                    line=exc.line,
-                    hint=exc.hint,
-                )
+                Finding.from_error(exc, code="glossary", root=self.root, file=glossary_file)
             )
             return None
 
@@ -62,7 +56,8 @@ class GameView:
         if manifest is not None:
             for comp_id in manifest.components:
                 entry = manifest.entry(comp_id)
-                out[comp_id] = (entry.count, "manifest")
+                if entry is not None:
+                    out[comp_id] = (entry.count, "manifest")
         return out
 
     @cached_property
@@ -71,7 +66,7 @@ class GameView:
         manifest's breakdown values."""
         out: dict[str, dict[str, tuple[int, str]]] = {}
         for comp in self.content.components:
-            counts = Counter()
+            counts: Counter[str] = Counter()
             for item in comp.items:
                 counts[item.id] += item.count
             out[comp.id] = {k: (v, "content") for k, v in counts.items()}
@@ -79,7 +74,7 @@ class GameView:
         if manifest is not None:
             for comp_id in manifest.components:
                 entry = manifest.entry(comp_id)
-                for values in entry.breakdown.values():
+                for values in entry.breakdown.values() if entry is not None else ():
                     for value, count in values.items():
                         out.setdefault(comp_id, {})[str(value)] = (count, "manifest")
         return out

@@ -7,10 +7,10 @@ rules/i18n-sync.yaml nothing is tracked.
 
 from __future__ import annotations
 
+from generator.check.game import GameView
 from generator.errors import ContentError, Finding
 from generator.i18n import segments as seg_mod
 from generator.i18n import tracking
-from generator.check.game import GameView
 
 
 def _short(text: str | None, width: int = 60) -> str:

@@ -143,7 +143,7 @@ def evaluate(expression: str, values: dict) -> tuple[bool, str]:
     if isinstance(body, ast.Compare):
         left_node = body.left
         left = _side(left_node, values, evaluator)
-        for op, right_node in zip(body.ops, body.comparators):
+        for op, right_node in zip(body.ops, body.comparators, strict=True):
             if type(op) not in SYMBOLS:
                 raise ValueError(f"operator '{type(op).__name__}' is not allowed")
             right = _side(right_node, values, evaluator)

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from generator import languages
-from generator.rules_source import JINJA, LIST_ITEM, Section
 from generator.check.terms import normalize
+from generator.rules_source import JINJA, LIST_ITEM, Section
 
 # The labels of translator's notes, unit words and stopwords are language data
 # (templates/languages/<code>.yaml).

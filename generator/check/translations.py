@@ -19,8 +19,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.errors import Finding
-from generator.rules_source import RulesSource, Section
 from generator.check import text as rtext
 from generator.check.game import GameView
 from generator.check.numbers import find_numbers
@@ -28,6 +26,8 @@ from generator.check.terms import TermIndex, TermMatch, index
 from generator.check.text import WORD as _WORD
 from generator.check.text import stopwords
 from generator.check.text import units as _units
+from generator.errors import Finding
+from generator.rules_source import RulesSource, Section
 
 IGNORED_NUMBERS = frozenset({1})
 
@@ -133,7 +133,7 @@ def compare_sections(
     if a_idx and b_idx:
         # paragraph by paragraph when both sides have as many, else the whole prose
         pairs = (
-            list(zip(ta.paragraphs, tb.paragraphs))
+            list(zip(ta.paragraphs, tb.paragraphs, strict=True))
             if len(ta.paragraphs) == len(tb.paragraphs)
             else [(ta.prose, tb.prose)]
         )
@@ -151,7 +151,7 @@ def compare_sections(
             )
         )
         return out
-    for ia, ib in zip(ta.items, tb.items):
+    for ia, ib in zip(ta.items, tb.items, strict=True):
         label = f"§{b.number} item {ib.index} ({_head(ib.text)})"
         out += _numbers(ia.text, ib.text, la, lb, label, ib.line, where)
         if a_idx and b_idx:
@@ -255,7 +255,8 @@ def _unmatched(
 ) -> list:
     """Occurrences none of whose terms appear on the other side (and that the other language
     has a form for). A compound whose every word is part of a term the other side has is not
-    unmatched: "casillas de maniobras" is fine next to a side that has "casillas" and "maniobras" terms."""
+    unmatched: "casillas de maniobras" is fine next to a side that has "casillas" and
+    "maniobras" terms."""
     present = [m for m in found if m.terms & other_ids]
     out, seen = [], set()
     for m in found:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import yaml
 
-from generator.build import atomic_write
 from generator.errors import ContentError
+from generator.fsio import write_bytes as atomic_write
 from generator.i18n import drafts, po, tracking
 from generator.i18n.segments import all_segments, source_language
 from generator.yamlload import read_text

@@ -31,9 +31,9 @@ from jinja2 import meta
 from yaml.nodes import MappingNode, ScalarNode
 
 from generator import templating
-from generator.build import atomic_write
 from generator.content import GameContent
 from generator.errors import ContentError, Finding
+from generator.fsio import write_bytes as atomic_write
 from generator.i18n import segments as seg_mod
 from generator.i18n import tracking
 from generator.i18n.segments import Segment, jinja_spans, strip_jinja

@@ -31,9 +31,9 @@ from pathlib import Path
 
 import yaml
 
-from generator.build import atomic_write
 from generator.content import GameContent
 from generator.errors import ContentError
+from generator.fsio import write_bytes as atomic_write
 from generator.i18n.segments import Segment, source_language
 from generator.yamlload import YDict, load_yaml
 

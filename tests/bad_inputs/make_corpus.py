@@ -48,7 +48,9 @@ items:
     data: {colour: blue, power: 3}
 """,
     MANIFEST: "components:\n  cards: 3\n",
-    "content/mini/rules/en.md": "# Mini\n\n## 1 Components\n\n- 3 cards\n\n## 2 Play\n\nPlay a card.\n",
+    "content/mini/rules/en.md": (
+        "# Mini\n\n## 1 Components\n\n- 3 cards\n\n## 2 Play\n\nPlay a card.\n"
+    ),
     RULES: "# Mini\n\n## 1 Componentes\n\n- 3 cartas\n\n## 2 Juego\n\nJuega una carta.\n",
     "content/mini/art/star.svg": (
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="10" height="10">'
@@ -59,7 +61,8 @@ items:
 extends: mini/base
 boxes:
   - {id: band, kind: rect, x: 0, y: 0, w: 100%, h: 15, bleed: true, fill: "{{ colours[colour] }}"}
-  - {id: title, kind: text, text: "{{ label }}", x: 5, y: 20, w: 53, h: 12, size: 12pt, min_size: 7pt}
+  - {id: title, kind: text, text: "{{ label }}", x: 5, y: 20, w: 53, h: 12, size: 12pt,
+     min_size: 7pt}
   - {id: photo, kind: image, src: art/photo.png, x: 5, y: 40, w: 20, h: 20}
   - {id: mark, kind: svg, src: art/star.svg, x: 30, y: 40, w: 20, h: 20}
 """,

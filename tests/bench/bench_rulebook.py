@@ -16,6 +16,7 @@ import statistics
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,16 +51,17 @@ def main() -> int:
         tmp = Path(tmp)
         cache = tmp / "cache"
         print(
-            f"{'edition':8} {'pages':>5} {'api best/median s':>18} {'weasy best/median s':>20} {'ratio':>6}"
+            f"{'edition':8} {'pages':>5} {'api best/median s':>18} "
+            f"{'weasy best/median s':>20} {'ratio':>6}"
         )
         for edition in editions:
             out = tmp / f"{'-'.join(edition)}.pdf"
             if len(edition) == 1:
-                api = lambda: rulebook.render_rulebook(content, edition[0], args.paper, out, cache)  # noqa: E731
-                html_of = lambda: rulebook.rulebook_html(content, edition[0], args.paper, cache)  # noqa: E731
+                api = partial(rulebook.render_rulebook, content, edition[0], args.paper, out, cache)
+                html_of = partial(rulebook.rulebook_html, content, edition[0], args.paper, cache)
             else:
-                api = lambda: rulebook.render_bilingual(content, *edition, args.paper, out, cache)  # noqa: E731
-                html_of = lambda: rulebook.bilingual_html(content, *edition, args.paper, cache)  # noqa: E731
+                api = partial(rulebook.render_bilingual, content, *edition, args.paper, out, cache)
+                html_of = partial(rulebook.bilingual_html, content, *edition, args.paper, cache)
             result = api()  # warm-up: pictures into the cache, fonts loaded
             html = html_of()
             t_api, t_weasy = [], []

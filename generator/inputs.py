@@ -1,0 +1,154 @@
+"""What a build target reads, as a digest: its key changes only when its inputs change.
+
+A component PDF in one language reads that language's strings (game.yaml and its component file,
+each cut down to that language), the layouts it resolves (with their `extends` and the layouts
+its repeat boxes draw), the game's art and data files, the fonts and the paper and card sizes.
+A rulebook reads its own languages' rules and strings, every layout and component (its figures),
+the manifest (counts) and the rulebook templates. So an English edit rebuilds the English
+outputs and the editions that include English, nothing else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from generator.content import ComponentSpec, GameContent
+
+_LANG = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$")  # keys of a per-language mapping
+_YAML_SUFFIXES = (".yaml", ".yml")
+_GAME_FILES = ("game.yaml", "manifest.yaml", "glossary.yaml", "accepted.yaml")
+
+
+def project_langs(value: Any, langs: tuple[str, ...], languages: tuple[str, ...]) -> Any:
+    """`value` as seen by outputs in `langs`: per-language mappings keep only those languages.
+
+    The same rule as the templates' (templating.localize): a mapping is per-language text when
+    all its keys look like language codes and one is a language of the game.
+    """
+    if isinstance(value, dict):
+        keys = list(value)
+        if (
+            keys
+            and all(isinstance(k, str) and _LANG.match(k) for k in keys)
+            and any(k in languages for k in keys)
+        ):
+            if all(lang in value for lang in langs):
+                return {lang: project_langs(value[lang], langs, languages) for lang in langs}
+            return value  # a language is missing: the output's error depends on all of it
+        return {str(k): project_langs(v, langs, languages) for k, v in value.items()}
+    if isinstance(value, list):
+        return [project_langs(v, langs, languages) for v in value]
+    return value
+
+
+def _yaml(path: Path) -> Any:
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        return yaml.load(path.read_bytes(), Loader=loader)  # a safe loader
+    except (OSError, yaml.YAMLError):
+        return "<unreadable>"  # loading already failed with a located error, or will
+
+
+def _file_digest(h, path: Path) -> None:
+    h.update(b"\0" + str(path).encode() + b"\0")
+    try:
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    except OSError:
+        h.update(b"<missing>")
+
+
+def _strings_digest(h, path: Path, langs: tuple[str, ...], languages: tuple[str, ...]) -> None:
+    h.update(b"\0" + str(path).encode() + b"\0")
+    data = project_langs(_yaml(path), langs, languages)
+    h.update(json.dumps(data, sort_keys=True, default=str, ensure_ascii=False).encode())
+
+
+def _files(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+
+def resolved_layouts(content: GameContent, comps: list[ComponentSpec]) -> list[Path]:
+    """The layout files the components' faces resolve: their chains and repeat sub-layouts."""
+    from generator.errors import ContentError
+    from generator.layouts import store
+
+    layouts = store(content.project.layouts)
+    names: set[str] = set()
+    for comp in comps:
+        for item in comp.items:
+            names.update(n for n in (item.layout, item.back) if n)
+    files: set[Path] = set()
+    pending = sorted(names)
+    seen: set[str] = set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            layout = layouts.get(name)
+        except ContentError:
+            files.add(layouts.path(name))  # its error is the checker's; the key still moves
+            continue
+        files.update(layouts.files_of.get(name, []))
+        pending += [b.layout for b in layout.boxes if b.kind == "repeat" and b.layout]
+    return sorted(files)
+
+
+def _world(content: GameContent, h) -> None:
+    """What every output of the game reads whatever its language: art, data, fonts, sizes."""
+    project = content.project
+    for path in (project.templates / "paper.yaml", project.templates / "card-sizes.yaml"):
+        _file_digest(h, path)
+    for path in _files(project.fonts):
+        _file_digest(h, path)
+    for path in _files(content.dir):
+        rel = path.relative_to(content.dir)
+        if rel.parts[0] in ("components", "rules") or (
+            len(rel.parts) == 1 and rel.name in _GAME_FILES
+        ):
+            continue  # read per language below, or not read by this output
+        if rel.parts[0] in ("layouts",) and path.suffix in _YAML_SUFFIXES:
+            continue  # layouts count only when resolved
+        _file_digest(h, path)
+
+
+def component_key(content: GameContent, comp: ComponentSpec, lang: str, extra: str) -> str:
+    """Digest of what one component's outputs in `lang` read (`extra`: code, options...)."""
+    h = hashlib.sha256(extra.encode())
+    langs, languages = (lang,), content.languages
+    _world(content, h)
+    _strings_digest(h, content.dir / "game.yaml", langs, languages)
+    _strings_digest(h, comp.file, langs, languages)
+    for path in resolved_layouts(content, [comp]):
+        _file_digest(h, path)
+    return h.hexdigest()
+
+
+def rulebook_key(content: GameContent, langs: tuple[str, ...], extra: str) -> str:
+    """Digest of what a rulebook edition in `langs` reads (figures draw any component)."""
+    h = hashlib.sha256(extra.encode())
+    languages = content.languages
+    _world(content, h)
+    for name in ("game.yaml", "manifest.yaml", "glossary.yaml"):
+        _strings_digest(h, content.dir / name, langs, languages)
+    for comp in content.components:
+        _strings_digest(h, comp.file, langs, languages)
+    for path in resolved_layouts(content, list(content.components)):
+        _file_digest(h, path)
+    rules = content.dir / "rules"
+    for path in _files(rules):
+        if path.suffix == ".md" and path.stem not in langs:
+            continue  # another language's rulebook
+        _file_digest(h, path)
+    for path in _files(content.project.templates / "rulebook"):
+        _file_digest(h, path)
+    return h.hexdigest()

@@ -1,0 +1,79 @@
+"""Caches owned by one command: what is read from disk is remembered for one run, never longer.
+
+A command (`pnp print`, `pnp check`, one rebuild of a watch loop) runs inside `new()`; every
+cache of something read from the project (fonts, art, layouts, paper sizes, loaded games,
+fitted text) lives in that session and is dropped with it, so a long-running process sees
+edited files on its next command. Code outside any command (a library caller, a test calling
+a module directly) shares one default session, as a one-shot script would.
+
+Caches of pure functions of their arguments (compiled Jinja templates keyed by their source,
+colour names, number-word tables from the code) may stay process-wide: they cannot go stale.
+
+    @session.cached
+    def open_raster(path: Path) -> Raster: ...
+
+    with session.new():
+        run_the_command()
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Session:
+    """The caches of one command, by name."""
+
+    def __init__(self) -> None:
+        self.caches: dict[str, dict] = {}
+
+    def cache(self, name: str) -> dict:
+        """A named dict that lives as long as this session."""
+        found = self.caches.get(name)
+        if found is None:
+            found = self.caches[name] = {}
+        return found
+
+
+_DEFAULT = Session()
+_current: ContextVar[Session] = ContextVar("pnp_session", default=_DEFAULT)
+
+
+def current() -> Session:
+    return _current.get()
+
+
+@contextmanager
+def new() -> Iterator[Session]:
+    """Run the block with a fresh session; its caches go when the block ends."""
+    session = Session()
+    token = _current.set(session)
+    try:
+        yield session
+    finally:
+        _current.reset(token)
+
+
+def cached(fn: F) -> F:
+    """Remember `fn`'s results (hashable arguments) for the current session. Errors are not
+    remembered, so a fixed file is read again."""
+    name = f"{fn.__module__}.{fn.__qualname__}"
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        cache = _current.get().cache(name)
+        key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
+        try:
+            return cache[key]
+        except KeyError:
+            pass
+        value = cache[key] = fn(*args, **kwargs)
+        return value
+
+    return wrapper  # type: ignore[return-value]  # same signature as fn, by functools.wraps
