@@ -518,7 +518,10 @@ def import_po(content: GameContent, lang: str, po_path: Path) -> ImportResult:
     review = [e.segment.ctx for e in edits if e.review]
     if review:
         fresh = seg_mod.all_segments(content)
+        path = tracking.path_of(content)
+        before = path.read_bytes() if path.exists() else None
         marked = tracking.mark(content, fresh, [lang], contexts=review)
         result.reviewed = len(marked.get(lang, []))
-        result.written.append(tracking.path_of(content))
+        if not path.exists() or path.read_bytes() != before:
+            result.written.append(path)
     return result

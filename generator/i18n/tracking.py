@@ -137,7 +137,8 @@ def save(record: Record) -> None:
     text = HEADER + yaml.safe_dump(
         data, allow_unicode=True, sort_keys=False, default_flow_style=False, width=100
     )
-    record.path.parent.mkdir(parents=True, exist_ok=True)
+    if record.path.exists() and record.path.read_text(encoding="utf-8") == text:
+        return  # nothing new reviewed: the file is left as it is
     atomic_write(record.path, text.encode("utf-8"))
 
 
