@@ -308,3 +308,32 @@ def test_a_completeness_threshold_makes_a_language_a_draft_only_while_under_it(d
     assert drafts.drafts(content) == {"fr"}
     status = run_pnp(dogfight_copy, "i18n", "status", "dogfight", "--lang", "fr", check=True)
     assert "fr (draft): 15/95 translated" in status.stdout and "80 missing" in status.stdout
+
+
+def test_a_new_language_from_a_partial_po_file(dogfight_copy, tmp_path):
+    """`i18n add`, three strings translated: the new rulebook keeps the source's other segments
+    in place, but they count as missing, are exported empty, and the draft never blocks."""
+    path = tmp_path / "it.po"
+    added = run_pnp(dogfight_copy, "i18n", "add", "dogfight", "it", "-o", str(path), check=True)
+    assert "95 strings to translate" in added.stdout
+    game = dogfight_copy / "content/dogfight"
+    assert "languages: [es, en, ko, fr, {it: draft}]" in (game / "game.yaml").read_text()
+    po = polib.pofile(str(path))
+    assert all(e.msgstr == "" for e in po)
+    entry(po, "components/rewards.yaml:data.deck").msgstr = "Ricompense"
+    entry(po, "rules:§2:title").msgstr = "Preparazione"
+    entry(po, "rules:§2:li1").msgstr = "Mescola il mazzo degli Aerei alleati: è il mazzo di pesca."
+    po.save(str(path))
+    run_pnp(dogfight_copy, "i18n", "import", "dogfight", str(path), check=True)
+    it = (game / "rules/it.md").read_text()
+    assert "## 2 Preparazione\n\n- Mescola il mazzo degli Aerei alleati" in it
+    assert "## 1 Componentes" in it  # copied to keep its place
+    status = run_pnp(dogfight_copy, "i18n", "status", "dogfight", "--lang", "it", check=True)
+    assert "it (draft): 3/95 translated, 3 reviewed, 0 stale, 0 never reviewed, 92 missing" in (
+        status.stdout
+    )
+    again = polib.pofile(str(export(dogfight_copy, "it", tmp_path / "again.po").fpath))
+    assert entry(again, "rules:§1:title").msgstr == ""  # the copied Spanish is not offered
+    assert entry(again, "rules:§2:title").msgstr == "Preparazione"
+    check = run_pnp(dogfight_copy, "check", "dogfight")
+    assert check.returncode == 0 and "(draft it)" in check.stdout

@@ -18,6 +18,7 @@ _RULES_FILE = re.compile(r"(?:^|/)rules/([a-z]{2})\.md$")
 
 def completeness(content: GameContent, lang: str) -> float:
     """The fraction of the game's segments translated into `lang`."""
+    from generator.i18n import tracking
     from generator.i18n.segments import all_segments, source_language
 
     if lang == source_language(content):
@@ -25,7 +26,9 @@ def completeness(content: GameContent, lang: str) -> float:
     segments = all_segments(content)
     if not segments:
         return 1.0
-    return sum(1 for s in segments if s.translation(lang) is not None) / len(segments)
+    states = tracking.states(content, segments, tracking.load(content))
+    missing = sum(1 for st in states if st.lang == lang and st.status == "missing")
+    return 1 - missing / len(segments)
 
 
 def drafts(content: GameContent) -> set[str]:

@@ -150,7 +150,10 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
     for seg in segments:
         exprs = expressions(seg.text)
         msgid = protect(seg.text, exprs)
+        st = states.get(seg.ctx)
         current = None if template or not lang else seg.translation(lang)
+        if st is not None and st.status == "missing":
+            current = None  # absent, or the source's text copied to keep its place
         msgstr = protect(current, exprs) if current is not None else ""
         # msgfmt checks {n} only where the translation uses every one of them: a translation
         # that wrote its own Jinja instead (a plural choice) is checked by the import alone
@@ -158,7 +161,6 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
         checkable = exprs and same and _brace_clean(msgid) and _brace_clean(msgstr)
         flags = [FLAG] if checkable else []
         previous = None
-        st = states.get(seg.ctx)
         if st is not None and st.status == "stale":
             flags.insert(0, "fuzzy")
             if st.old is not None:
@@ -205,6 +207,7 @@ class ImportResult:
     fuzzy: int = 0
     edits: list[Edit] = field(default_factory=list)
     staged: dict[Path, str] = field(default_factory=dict)  # file -> its new text
+    new_rules: bool = False  # the language's rulebook is made by this import
 
     @property
     def errors(self) -> list[Finding]:
@@ -464,6 +467,7 @@ def _stage(
         source = seg_mod.source_language(content)
         target = files.get(lang, content.dir / "rules" / f"{lang}.md")
         from_source = lang not in files
+        result.new_rules = from_source
         base = read_text(files[source] if from_source else target)
         contexts = seg_mod.rules_contexts_of(base.split("\n"))
         placeable = []
@@ -515,6 +519,15 @@ def import_po(content: GameContent, lang: str, po_path: Path) -> ImportResult:
             result.written.append(path)
     edits = result.edits
     result.applied = sum(1 for e in edits if e.changed)
+    if result.new_rules:  # a new rulebook: what is not translated was copied from the source
+        done = {e.segment.ctx for e in edits}
+        copied = [
+            s.ctx
+            for s in seg_mod.rules_segments(content, seg_mod.source_language(content))
+            if s.ctx not in done
+        ]
+        if copied:
+            tracking.mark_untranslated(content, lang, copied)
     review = [e.segment.ctx for e in edits if e.review]
     if review:
         fresh = seg_mod.all_segments(content)

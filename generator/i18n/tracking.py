@@ -157,6 +157,9 @@ def _order(ctx: str) -> tuple:
 
 
 STATUSES = ("missing", "reviewed", "stale", "unreviewed")
+# Recorded for a rulebook segment that an import copied from the source into a new language's
+# file to keep its place: it is there, but not translated.
+UNTRANSLATED = "untranslated"
 
 
 @dataclass
@@ -189,7 +192,9 @@ def states(content: GameContent, segments: list[Segment], record: Record) -> lis
                 out.append(State(seg, lang, _legacy_status(content, seg, legacy, source)))
                 continue
             recorded = reviewed.get(seg.ctx)
-            if recorded is None:
+            if recorded == UNTRANSLATED and seg.translation(lang) == seg.text:
+                out.append(State(seg, lang, "missing"))
+            elif recorded is None or recorded == UNTRANSLATED:
                 out.append(State(seg, lang, "unreviewed"))
             elif recorded == digest(seg.text):
                 out.append(State(seg, lang, "reviewed"))
@@ -233,6 +238,8 @@ def mark(
                 continue
             if seg.translation(lang) is None:
                 continue
+            if entries.get(seg.ctx) == UNTRANSLATED and seg.translation(lang) == seg.text:
+                continue  # still the source's text, copied to keep its place
             d = digest(seg.text)
             entries[seg.ctx] = d
             record.texts[d] = seg.text
@@ -242,6 +249,16 @@ def mark(
                 del entries[ctx]
     save(record)
     return marked
+
+
+def mark_untranslated(content: GameContent, lang: str, contexts: list[str]) -> None:
+    """Record rulebook segments copied from the source as not translated yet."""
+    record = load(content)
+    record.source = source_language(content)
+    entries = record.reviewed.setdefault(lang, {})
+    for ctx in contexts:
+        entries[ctx] = UNTRANSLATED
+    save(record)
 
 
 def _migrate(content: GameContent, segments: list[Segment], record: Record, source: str) -> None:
