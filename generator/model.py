@@ -18,6 +18,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic.json_schema import SkipJsonSchema
 
 from generator.units import Length, parse_length
 
@@ -160,10 +161,38 @@ class RulebookSettings(Strict):
     )
 
 
+_LANGUAGES_SCHEMA = {
+    "type": "array",
+    "minItems": 1,
+    "description": "ISO 639-1 codes, the source first; a draft language is {fr: draft} or "
+    "{fr: {complete: 90%}}",
+    "items": {
+        "anyOf": [
+            {"type": "string", "pattern": "^[a-z]{2}$"},
+            {
+                "type": "object",
+                "minProperties": 1,
+                "maxProperties": 1,
+                "additionalProperties": {
+                    "anyOf": [
+                        {"const": "draft"},
+                        {
+                            "type": "object",
+                            "properties": {"complete": {}},
+                            "required": ["complete"],
+                        },
+                    ]
+                },
+            },
+        ]
+    },
+}
+
+
 class Game(Strict):
     id: Id
     title: LangText
-    languages: list[str] = Field(min_length=1)
+    languages: Annotated[list[str], WithJsonSchema(_LANGUAGES_SCHEMA)] = Field(min_length=1)
     data: dict[str, Any] = {}
     data_files: dict[str, str] = Field(
         {}, description="name -> YAML file in the game folder, added to data"
@@ -174,7 +203,7 @@ class Game(Strict):
     check: CheckSettings = CheckSettings()
     description: LangText | None = None
 
-    drafts: dict[str, float] = Field(
+    drafts: SkipJsonSchema[dict[str, float]] = Field(
         {},
         description="set from `languages:` entries such as {fr: draft} (always a draft, 1.01) or "
         "{fr: {complete: 90%}} (a draft while under 90% translated): language -> completeness "
@@ -192,14 +221,30 @@ class Game(Strict):
         for entry in data["languages"]:
             if isinstance(entry, dict) and len(entry) == 1:
                 code, how = next(iter(entry.items()))
+                threshold = _draft_threshold(how)
+                if threshold is None:  # left as it is: the field's validator names it
+                    codes.append(entry)
+                    continue
                 codes.append(code)
-                drafts[code] = _draft_threshold(code, how)
+                drafts[code] = threshold
             else:
                 codes.append(entry)
         if drafts:
             data = dict(data)
             data["languages"], data["drafts"] = codes, drafts
         return data
+
+    @field_validator("languages", mode="before")
+    @classmethod
+    def _draft_entries(cls, value):
+        for entry in value if isinstance(value, list) else ():
+            if isinstance(entry, dict):
+                code, how = next(iter(entry.items())) if entry else ("xx", None)
+                raise ValueError(
+                    f"language '{code}': write `{code}: draft` or `{code}: {{complete: 90%}}`, "
+                    f"got {how!r}"
+                )
+        return value
 
     @field_validator("languages")
     @classmethod
@@ -212,22 +257,22 @@ class Game(Strict):
         return value
 
 
-def _draft_threshold(code: str, how: Any) -> float:
-    if how == "draft" or how is True or (isinstance(how, dict) and how == {"draft": True}):
-        return 1.01  # never complete enough: a draft until the entry is changed to a plain code
+def _draft_threshold(how: Any) -> float | None:
+    """`draft` -> always a draft (1.01: never complete enough); `{complete: 90%}` -> 0.9."""
+    if how == "draft" or how is True or how == {"draft": True}:
+        return 1.01
     if isinstance(how, dict) and set(how) == {"complete"}:
         value = how["complete"]
         if isinstance(value, str) and value.strip().endswith("%"):
             value = value.strip()[:-1]
         try:
-            fraction = float(value) / (100 if float(value) > 1 else 1)
+            number = float(value)
         except (TypeError, ValueError):
-            fraction = -1
+            return None
+        fraction = number / 100 if number > 1 else number
         if 0 <= fraction <= 1:
             return fraction
-    raise ValueError(
-        f"language '{code}': write `{code}: draft` or `{code}: {{complete: 90%}}`, got {how!r}"
-    )
+    return None
 
 
 class ManifestEntry(Strict):

@@ -337,3 +337,10 @@ def test_a_new_language_from_a_partial_po_file(dogfight_copy, tmp_path):
     assert entry(again, "rules:§2:title").msgstr == "Preparazione"
     check = run_pnp(dogfight_copy, "check", "dogfight")
     assert check.returncode == 0 and "(draft it)" in check.stdout
+
+
+def test_a_misspelt_draft_entry_is_one_located_error(dogfight_copy):
+    _with_languages(dogfight_copy, "languages: [es, en, ko, {fr: maybe}]")
+    done = run_pnp(dogfight_copy, "check", "dogfight")
+    assert done.returncode == 2
+    assert "game.yaml:4: languages: language 'fr': write `fr: draft`" in done.stderr
