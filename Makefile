@@ -60,6 +60,7 @@ fuzz: setup
 bench: setup
 	$(BIN)/python tests/bench/bench_rulebook.py
 	$(BIN)/python tests/bench/bench_print.py
+	$(BIN)/python tests/bench/bench_png.py
 
 clean:
 	rm -rf output

@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from generator import fsio, session
 from generator.errors import ContentError
@@ -51,10 +52,12 @@ class Options:
     duplex: str | None = None
     back_offset: tuple[float, float] | None = None  # mm
     one_per_page: bool | None = None
+    exports: list[str] | None = None  # None: each game's own print.exports
     force: bool = False
     jobs: int = 0
 
     def key(self) -> str:
+        # Not `exports`: it picks which targets run, not what any of them holds.
         return json.dumps([self.papers, self.duplex, self.back_offset, self.one_per_page])
 
 
@@ -65,9 +68,15 @@ class Target:
     component: str
     lang: str
     paper: str | None
-    path: str  # relative to the project root
+    path: str  # relative to the project root; names the target (its first file)
     key: str = ""
     langs: tuple[str, ...] = ()  # a bilingual edition's two languages
+    paths: tuple[str, ...] = ()  # every file an export writes (default: just `path`)
+    spec: Any = None  # the ExportSpec of an export target
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        return self.paths or (self.path,)
 
 
 @dataclass
@@ -88,7 +97,7 @@ def _sha(path: Path) -> str | None:
 def settings_for(content, comp, options: Options):
     # A component's print: overrides only the keys it sets; the rest come from the game.
     settings = content.game.print.model_copy(deep=True)
-    if comp.model.print is not None:
+    if comp is not None and comp.model.print is not None:
         for key in comp.model.print.model_fields_set:
             setattr(settings, key, getattr(comp.model.print, key))
     from generator.model import Offset
@@ -104,29 +113,93 @@ def settings_for(content, comp, options: Options):
         settings.one_per_page = options.one_per_page
     if options.papers:
         settings.papers = list(options.papers)
+    own = settings.exports
+    if options.one_per_page and own is not None and all(s.format != "print-shop" for s in own):
+        settings.exports = [*own, *_chosen_exports(settings, ["print-shop"])]
+    if options.exports:
+        settings.exports = _chosen_exports(settings, options.exports)
     return settings
 
 
+def _chosen_exports(settings, names: list[str]) -> list:
+    """`--export NAME`: the game's own spec of that format (preset, base URL...) or a bare one."""
+    from generator import exports
+    from generator.model import ExportSpec
+
+    own = exports.effective(settings)
+    chosen = []
+    for name in names:
+        if name not in exports.FORMATS:
+            raise ContentError(
+                f"unknown export format '{name}'",
+                code="usage",
+                hint="formats: " + ", ".join(exports.FORMATS),
+            )
+        chosen += [s for s in own if s.format == name] or [
+            ExportSpec.model_validate({"format": name})
+        ]
+    return chosen
+
+
+def export_plan(content, options: Options) -> list:
+    """Each export the game asks for, with the components (and settings) taking part."""
+    from generator import exports
+
+    settings = {comp.id: settings_for(content, comp, options) for comp in content.components}
+    return exports.selected(content, settings, settings_for(content, None, options))
+
+
 def plan_targets(project: Project, content, options: Options) -> list[Target]:
-    """Every output of a game. Each target's key covers only what it reads (inputs.py)."""
+    """Every output of a game. Each target's key covers only what it reads (inputs.py).
+    Planned once per command: `pnp print` plans to decide what to check, then to build."""
+    plans = session.current().cache("build.plans")
+    key = (str(project.root), content.id, id(content), options.key())
+    if key not in plans:
+        plans[key] = _plan_targets(project, content, options)
+    return list(plans[key])
+
+
+def _plan_targets(project: Project, content, options: Options) -> list[Target]:
     from generator.inputs import component_key
     from generator.sizes import paper_size
 
     targets = []
     code = code_hash()
+    printers = _hash_files([project.templates / "printers.yaml"])  # the png presets
+    comp_keys: dict[tuple[str, str], str] = {}
     for comp in content.components:
         settings = settings_for(content, comp, options)
         for paper in settings.papers:
             paper_size(project, paper)  # unknown paper: a clear error before anything is written
-        extra = "|".join([code, options.key(), settings.model_dump_json()])
+        extra = "|".join([code, options.key(), settings.model_dump_json(), printers])
         for lang in content.languages:
-            key = component_key(content, comp, lang, extra)
-            for paper in settings.papers:
-                path = f"output/{content.id}/{lang}/{comp.id}-{paper}.pdf"
-                targets.append(Target(content.id, "components", comp.id, lang, paper, path, key))
-            if settings.one_per_page:
-                path = f"output/{content.id}/{lang}/print-shop/{comp.id}.pdf"
-                targets.append(Target(content.id, "export", comp.id, lang, None, path, key))
+            comp_keys[(comp.id, lang)] = component_key(content, comp, lang, extra)
+    from generator import exports
+
+    for spec, members in export_plan(content, options):
+        exporter = exports.exporter(spec.format)
+        for lang in content.languages:
+            ctx = exports.ExportContext(content, lang, spec, members)
+            for job in exporter.plan(ctx):
+                # A job about one component depends on it; a game-wide job on all its members.
+                ids = [job.component] if job.component else list(members)
+                parts = [comp_keys[(cid, lang)] for cid in ids]
+                key = hashlib.sha256(
+                    "|".join([*parts, spec.model_dump_json()]).encode()
+                ).hexdigest()
+                targets.append(
+                    Target(
+                        content.id,
+                        job.kind,
+                        job.component,
+                        lang,
+                        job.paper,
+                        job.paths[0],
+                        key,
+                        paths=job.paths,
+                        spec=spec,
+                    )
+                )
     return targets + rulebook_targets(project, content, options, code)
 
 
@@ -182,7 +255,6 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
 
 def run_target(root: str, target: Target, options: Options) -> dict:
     """Build one target (in a worker process or in-process) and return its manifest part."""
-    from generator import sheets
     from generator.content import load_game
 
     project = Project(Path(root))
@@ -193,16 +265,27 @@ def run_target(root: str, target: Target, options: Options) -> dict:
     out = project.root / target.path
     if target.kind in ("rulebook", "bilingual-rulebook"):
         return _run_rulebook(content, target, out)
-    comp = content.component(target.component)
-    settings = settings_for(content, comp, options)
-    with fsio.atomic_path(out) as tmp:
-        if target.kind == "components":
-            part = sheets.write_sheets(
-                content, comp, target.lang, _paper(target), settings, tmp, target.path
-            )
-        else:
-            part = sheets.write_one_per_page(content, comp, target.lang, settings, tmp, target.path)
-    part["sha256"] = _sha(out)
+    return _run_export(project, content, target, options)
+
+
+def _run_export(project: Project, content, target: Target, options: Options) -> dict:
+    """Have the target's exporter write its files; they are renamed into place together,
+    only once all of them are written."""
+    from generator import exports
+
+    spec = target.spec
+    members = next(m for s, m in export_plan(content, options) if s == spec)
+    ctx = exports.ExportContext(content, target.lang, spec, members)
+    job = exports.Job(
+        spec.format, target.lang, target.files, target.component, target.paper, target.kind
+    )
+    with exports.Outputs(project.root, job.paths) as outputs:
+        part = exports.exporter(spec.format).write(ctx, job, outputs)
+        outputs.check_complete()
+        for rel, tmp in outputs.written.items():  # every PDF is linted before it is committed
+            if rel.endswith(".pdf"):
+                lint_written(project, tmp, rel)
+    part["sha256"] = {rel: _sha(project.root / rel) for rel in job.paths}
     return part
 
 
@@ -211,6 +294,21 @@ def _paper(target: Target) -> str:
     if target.paper is None:
         raise ValueError(f"target {target.path} ({target.kind}) has no paper")
     return target.paper
+
+
+def lint_written(project: Project, tmp: Path, path: str) -> None:
+    """A PDF a strict RIP would refuse is an error, and is not committed (pdflint.py)."""
+    from generator import pdflint
+
+    problems = pdflint.lint(tmp, pdflint.bundled_font_names(project.fonts))
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise ContentError(
+            f"[pdf-structure] {problems[0]}{more}",
+            path,
+            code="pdf-structure",
+            hint="a bug in pnp or in a font fallback; the PDF was not written",
+        )
 
 
 def _run_rulebook(content, target: Target, out: Path) -> dict:
@@ -222,6 +320,7 @@ def _run_rulebook(content, target: Target, out: Path) -> dict:
         else:
             lang_a, lang_b = target.langs
             info = rulebook.render_bilingual(content, lang_a, lang_b, _paper(target), tmp)
+        lint_written(content.project, tmp, target.path)
     entry = {
         "path": target.path,
         "kind": target.kind,
@@ -309,11 +408,20 @@ class Progress:
 # ------------------------------------------------------------------ the build
 
 
+def _intact(project: Project, t: Target, known: dict) -> bool:
+    """Every file the target wrote is still there, unchanged."""
+    digests = known.get("sha256")
+    if not isinstance(digests, dict):
+        digests = {t.path: digests}
+    return all(digests.get(rel) == _sha(project.root / rel) for rel in t.files)
+
+
 def build_manifest(game: str, targets: list[Target], state: GameState) -> dict:
     files, sheets = [], []
     for t in targets:
         part = state.targets[t.path]["part"]
-        files.append({k: v for k, v in part["file"].items() if v is not None})
+        for entry in part.get("files") or [part["file"]]:
+            files.append({k: v for k, v in entry.items() if v is not None})
         sheets.extend(part["sheets"])
     return {"game": game, "files": files, "sheets": sheets}
 
@@ -342,11 +450,7 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
         state = states[game]
         for t in targets:
             known = state.targets.get(t.path)
-            intact = (
-                known
-                and known.get("key") == t.key
-                and known.get("sha256") == _sha(project.root / t.path)
-            )
+            intact = known and known.get("key") == t.key and _intact(project, t, known)
             if options.force or not intact:
                 todo.append(t)
     progress = Progress(len(todo)) if todo else None
@@ -357,7 +461,7 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
         states[t.game].targets[t.path] = {"key": t.key, "sha256": part.pop("sha256"), "part": part}
         save_state(project, t.game, states[t.game])  # after each target: a kill loses at most one
         if progress is not None:
-            progress.step(t.path)
+            progress.step(t.path if len(t.files) == 1 else f"{t.path} (+{len(t.files) - 1} files)")
 
     if len(todo) <= 1 or jobs == 1:
         # already loaded and checked here

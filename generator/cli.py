@@ -39,12 +39,24 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="also write print-shop PDFs: one face per page with TrimBox and BleedBox",
     )
+    pr.add_argument(
+        "--export",
+        action="append",
+        metavar="NAME",
+        help="write only this export (repeat for several): sheets, print-shop, png, tts, "
+        "gutterfold, ink-saver; default: each game's print.exports",
+    )
     pr.add_argument("--force", action="store_true", help="rebuild even unchanged targets")
     pr.add_argument("-j", "--jobs", type=int, default=0, help="parallel jobs (default: all cores)")
 
     ck = sub.add_parser("check", help="validate games without writing anything")
     ck.add_argument("games", nargs="*")
     ck.add_argument("--format", choices=["text", "json"], default="text")
+    ck.add_argument(
+        "--show-accepted",
+        action="store_true",
+        help="list every accepted finding (default: one summary line per game)",
+    )
 
     i18 = sub.add_parser("i18n", help="translations: status, review, PO export and import")
     isub = i18.add_subparsers(dest="i18n_command", required=True)
@@ -212,12 +224,15 @@ def _check(contents):
     return findings
 
 
-def _print_findings(findings, stream=None) -> None:
+def _print_findings(findings, stream=None, show_accepted: bool = False) -> None:
     stream = stream or sys.stdout  # looked up at call time: tests capture it
     from generator.check.accepted import finding_id
 
+    by_game: dict[str, list] = {}
     for f in findings:
-        if f.accepted:  # still shown, but it no longer counts: one line with the reason
+        if f.accepted and not show_accepted:
+            by_game.setdefault(f.game or "?", []).append(f)
+        elif f.accepted:  # still shown, but it no longer counts: one line with the reason
             where = f.file + (f":{f.line}" if f.line else "")
             print(
                 f"{where}: accepted: [{f.code}] {f.message} (reason: {f.accepted})"
@@ -226,6 +241,16 @@ def _print_findings(findings, stream=None) -> None:
             )
         else:
             print(f"{f.format()}  [id {finding_id(f)}]", file=stream)
+    for game, group in by_game.items():  # reviewed and accepted: one line per game
+        codes: dict[str, int] = {}
+        for f in group:
+            codes[f.code] = codes.get(f.code, 0) + 1
+        print(
+            f"{game}: {len(group)} accepted ("
+            + ", ".join(f"{code} {n}" for code, n in sorted(codes.items()))
+            + "); --show-accepted lists them",
+            file=stream,
+        )
     errors = sum(1 for f in findings if f.severity == "error" and not f.accepted)
     warnings = sum(1 for f in findings if f.severity == "warning" and not f.accepted)
     accepted = sum(1 for f in findings if f.accepted)
@@ -250,7 +275,7 @@ def cmd_check(project, args) -> int:
             )
         )
     else:
-        _print_findings(findings)
+        _print_findings(findings, show_accepted=args.show_accepted)
     return (
         EXIT_FINDINGS
         if any(f.severity == "error" and not f.accepted for f in findings)
@@ -259,13 +284,17 @@ def cmd_check(project, args) -> int:
 
 
 def cmd_print(project, args) -> int:
+    import hashlib
+
     from generator import build
+    from generator.inputs import check_key
 
     options = build.Options(
         papers=args.paper,
         duplex=args.duplex,
         back_offset=_offset(args.back_offset),
         one_per_page=args.one_per_page,
+        exports=args.export,
         force=args.force,
         jobs=args.jobs,
     )
@@ -273,13 +302,15 @@ def cmd_print(project, args) -> int:
     with build.build_lock(project):
         contents = _load(project, args.games)
         # Check first, and stop before writing anything if there are errors. A passing check is
-        # remembered against the hash of everything it read, so a no-op rebuild skips it.
+        # remembered against the hash of everything it read (and pnp's code), so a rebuild of
+        # unchanged content skips it, --force included: the same inputs give the same findings.
         stale = []
         for content in contents:
             keys = "".join(t.key for t in build.plan_targets(project, content, options))
+            keys = hashlib.sha256((keys + check_key(content)).encode()).hexdigest()
             state = build.load_state(project, content.id)
             # a game with a draft language is always checked: it decides which drafts build
-            if state.checked != keys or args.force or content.game.drafts:
+            if state.checked != keys or content.game.drafts:
                 stale.append((content, keys, state))
         if stale:
             findings = _check([c for c, _, _ in stale])
@@ -331,6 +362,9 @@ def cmd_schema(project, args) -> int:
     import pydantic
 
     from generator import boxes, model
+    from generator.check.accepted import AcceptedFile
+    from generator.check.i18n import SyncSchema
+    from generator.glossary import GlossaryFile
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -339,6 +373,9 @@ def cmd_schema(project, args) -> int:
         "component": model.Component,
         "manifest": model.Manifest,
         "layout": boxes.Layout,
+        "glossary": GlossaryFile,
+        "accepted": AcceptedFile,
+        "i18n-sync": SyncSchema,
     }
     for name, cls in docs.items():
         schema = cls.model_json_schema(by_alias=True, mode="validation")
@@ -351,10 +388,12 @@ def cmd_schema(project, args) -> int:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    root = args.root.resolve() if args.root else None  # findings name files relative to it
     try:
         from generator.project import Project, find_project
 
         project = Project(args.root.resolve()) if args.root else find_project()
+        root = project.root
         from generator import session
 
         command = {
@@ -372,7 +411,6 @@ def main(argv=None) -> int:
     except ContentError as exc:
         if args.debug:
             raise
-        root = args.root.resolve() if args.root else None  # paths as the project names them
         if getattr(args, "format", None) == "json":
             from generator.errors import Finding
 

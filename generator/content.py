@@ -12,69 +12,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
-
-from generator import boxes, languages, model, templating
+from generator import languages, model, templating
 from generator.errors import ContentError
+from generator.layouts import game_store
 from generator.project import Project, inside
 from generator.sizes import face_size
-from generator.yamlload import YDict, load_yaml, locate
+from generator.validation import validate
+from generator.yamlload import YDict, load_yaml
 
 
-def _known_keys() -> list[str]:
-    names: set[str] = set()
-    stack = [model.Strict]
-    while stack:
-        cls = stack.pop()
-        stack.extend(cls.__subclasses__())
-        for name, info in getattr(cls, "model_fields", {}).items():
-            names.add(info.alias or name)
-    return sorted(names)
-
-
-def validate(cls: type[BaseModel], raw: Any, file: Path):
-    """Validate raw YAML data; the first problem becomes a located ContentError."""
-    try:
-        return cls.model_validate(raw)
-    except ValidationError as exc:
-        # An unknown key explains a "missing" one (a typo), so report it first.
-        order = {"extra_forbidden": 0, "union_tag_invalid": 1, "missing": 3}
-        err = sorted(exc.errors(include_url=False), key=lambda e: order.get(e["type"], 2))[0]
-        kind, hint = err["type"], None
-        loc = tuple(err["loc"]) + (("kind",) if kind.startswith("union_tag") else ())
-        where_file, line, key = locate(raw, loc)
-        if kind == "extra_forbidden":
-            bad = str(err["loc"][-1])
-            message = f"unknown key '{bad}'"
-            close = difflib.get_close_matches(bad, _known_keys(), n=1, cutoff=0.6)
-            hint = f"did you mean '{close[0]}'?" if close else "remove it or check the spelling"
-        elif kind == "union_tag_invalid":
-            tag = err.get("ctx", {}).get("tag", "?")
-            message = f"unknown box kind '{tag}'"
-            close = difflib.get_close_matches(str(tag), boxes.BOX_KINDS, n=1, cutoff=0.5)
-            hint = (
-                (f"did you mean '{close[0]}'? " if close else "")
-                + "kinds: "
-                + ", ".join(boxes.BOX_KINDS)
-            )
-        elif kind == "union_tag_not_found":
-            message, hint = "box has no 'kind'", "kinds: " + ", ".join(boxes.BOX_KINDS)
-        elif kind == "missing":
-            message = f"missing required key '{err['loc'][-1]}'"
-        else:
-            given = err.get("input")
-            shown = repr(given)
-            if len(shown) > 60:
-                shown = shown[:57] + "..."
-            message = err["msg"].replace("Value error, ", "")
-            if not isinstance(given, (dict, list)) and shown not in message:
-                message += f" (got {shown})"
-        raise ContentError(
-            message, where_file or file, line, key or None, hint, code="schema"
-        ) from None
-
-
-@dataclass
+@dataclass(slots=True)
 class ItemSpec:
     """One printable item after matrix expansion: its raw data and where it was written."""
 
@@ -186,6 +133,20 @@ def _expand_items(
 
 
 def load_game(project: Project, game_id: str) -> GameContent:
+    """The game, loaded and validated; read back from the model cache when neither its files,
+    the shared templates nor pnp changed since it last loaded (model_cache.py)."""
+    from generator import model_cache
+
+    key = model_cache.key(project, game_id)
+    content = model_cache.get(project, game_id, key) if key else None
+    if content is None:
+        content = _load_game(project, game_id)
+        if key:
+            model_cache.put(project, game_id, key, content)
+    return content
+
+
+def _load_game(project: Project, game_id: str) -> GameContent:
     languages.use_project_templates(project.templates)
     game_dir = project.game_dir(game_id)
     game_file = game_dir / "game.yaml"
@@ -256,6 +217,7 @@ def load_game(project: Project, game_id: str) -> GameContent:
             exc.located(comp_file, raw.line_of("size"), "size")
             raise
         items = _expand_items(comp, raw, comp_file, game)
+        comp.items = []  # now ItemSpecs: one copy of each item's data, not two (big decks)
         _load_layouts(project, comp, items, raw, comp_file)
         components.append(ComponentSpec(comp, comp_file, dict(raw.key_lines), items, size))
         files.append(comp_file)
@@ -277,9 +239,7 @@ def _load_layouts(
     project: Project, comp: model.Component, items: list[ItemSpec], raw: YDict, file: Path
 ) -> None:
     """Every layout a component uses must load: a broken layout is a load error, found once."""
-    from generator.layouts import store
-
-    layouts = store(project.layouts)
+    layouts = game_store(project, file.parent.parent)  # file: <game>/components/x.yaml
     for item in items:
         for key, name in (("layout", item.layout), ("back", item.back)):
             if name is None:
@@ -326,6 +286,18 @@ def _check_paths_and_papers(project, game, raw_game, game_file, game_dir, compon
                 )
                 exc.located(file, line, "print.papers")
                 raise
+    known = [c.id for c in components]
+    for cover_id in game.rulebook.cover or []:
+        if cover_id not in known:
+            close = difflib.get_close_matches(cover_id, known, n=1)
+            raise ContentError(
+                f"rulebook.cover names '{cover_id}', which is not a component of this game",
+                game_file,
+                raw_game["rulebook"].line_of("cover"),
+                "rulebook.cover",
+                f"did you mean '{close[0]}'?" if close else "components: " + ", ".join(known),
+                code="unknown-component",
+            )
 
 
 def _load_rules(game_dir: Path, game: model.Game, draft_errors: list[ContentError]) -> dict:

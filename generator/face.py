@@ -49,7 +49,7 @@ def _choose(what: str, wanted: str, known: list[str], hint_cmd: str) -> str:
 def find_face(
     content: GameContent, component: str, item: str, lang: str | None, side: str
 ) -> FaceRef:
-    """Look a face up by ids; unknown ids are a usage error with a 'did you mean'."""
+    """Find a face by its ids; unknown ids are a usage error with a 'did you mean'."""
     comp_id = _choose(
         "component", component, [c.id for c in content.components], "see components/*.yaml"
     )
@@ -125,24 +125,10 @@ def rasterise(pdf_bytes: bytes, dpi: float):
 def face_findings(content: GameContent, ref: FaceRef) -> list[Finding]:
     """What `pnp check` says about this face (render-level findings, this language), less
     what accepted.yaml accepts."""
-    from generator.check import check_faces
-    from generator.check.accepted import load, matches
+    from generator.check import check_face
 
-    try:
-        accepted = load(content.dir)
-    except ContentError:
-        accepted = None  # `pnp check` reports a bad accepted.yaml
-    wanted = None if ref.common_back else ref.item.id
-    out = []
-    for f in check_faces(content, ref.lang):
-        f.game = content.id
-        if f.component != ref.comp.id:
-            continue
-        if accepted and any(matches(a, f) for a in accepted.entries):
-            continue
-        if f.item == wanted or (f.item is None and ref.common_back):
-            out.append(f)
-    return out
+    found = check_face(content, ref.comp, ref.item, ref.lang, ref.side)
+    return [f for f in found if not f.accepted]
 
 
 def save_face(content: GameContent, ref: FaceRef, out: Path, dpi: float, bleed_pt: float) -> Path:

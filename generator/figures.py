@@ -49,6 +49,7 @@ def world_digest(content: GameContent) -> str:
     """Everything outside an item's data that a face depends on."""
     h = hashlib.sha256(code_digest().encode())
     _digest_tree(h, content.project.layouts)
+    _digest_tree(h, content.dir / "layouts")  # a game's own layouts, when it has them
     _digest_tree(h, content.project.fonts)
     for path in sorted(content.dir.rglob("*")):
         if path.is_file() and path.suffix.lower() in (".svg", ".png", ".jpg", ".jpeg"):
@@ -60,11 +61,19 @@ def world_digest(content: GameContent) -> str:
 class FaceCache:
     """Rasterised faces of one game in one language, cached as PNG files in `folder`."""
 
-    def __init__(self, content: GameContent, lang: str, folder: Path, world: str | None = None):
+    def __init__(
+        self,
+        content: GameContent,
+        lang: str,
+        folder: Path,
+        world: str | None = None,
+        dry: bool = False,
+    ):
+        self.dry = dry  # `pnp check`: every argument is checked, nothing is drawn or written
         self.content = content
         self.lang = lang
         self.folder = folder
-        self.world = world or world_digest(content)
+        self.world = world if world is not None else world_digest(content)
         self._renderer: FaceRenderer | None = None
         # Contexts, not a FaceRenderer: a cached picture needs only its data to find its
         # file, and loading three TrueType fonts costs 0.2 s.
@@ -98,6 +107,8 @@ class FaceCache:
         px_w = max(8, round(width_pt / 72 * DPI))
         scale = px_w / w
         px_h = max(8, round(h * scale))
+        if self.dry:  # the item and its data are checked (context above); nothing is drawn
+            return Picture(self.folder / "not-drawn.png", px_w, px_h, w, h)
         key = hashlib.sha256(
             json.dumps(
                 [
@@ -118,7 +129,7 @@ class FaceCache:
             ).encode()
         ).hexdigest()[:24]
         path = self.folder / f"{self.content.id}-{comp.id}-{item.id}-{side}-{key}.png"
-        if not path.exists():
+        if not self.dry and not path.exists():
             self._draw(path, layout, ctx, w, h, scale)
             self.drawn += 1
         return Picture(path, px_w, px_h, w, h)
@@ -130,7 +141,7 @@ class FaceCache:
         px_w = max(8, round(width_pt / 72 * DPI))
         px_h = max(8, round(h_pt * px_w / w_pt))
         path = self.folder / f"blank-{px_w}x{px_h}.png"
-        if not path.exists():
+        if not self.dry and not path.exists():
             image = Image.new("RGB", (px_w, px_h), "#ffffff")
             draw = ImageDraw.Draw(image)
             line = max(1, round(px_w / 250))

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from pydantic import Field, model_validator
 
-from generator.content import validate
 from generator.model import ID_RE, LANG_RE, Strict
+from generator.validation import validate
 from generator.yamlload import YDict, load_yaml
 
 
@@ -21,6 +21,22 @@ class Term(Strict):
     id: str = Field(pattern=ID_RE)
     component: str | None = None
     note: str | None = None
+    not_: dict[str, list[str]] = Field(
+        default_factory=dict,
+        alias="not",
+        description="ordinary uses that are not this term, per language: phrases around a form "
+        "('pass a * check'; * is any one word). A form inside such a phrase is not the term.",
+    )
+    group: str | None = Field(
+        None,
+        description="terms of one kind (ship types, colours...): in prose, one said where "
+        "the other language says another of its group is a swap",
+    )
+    omit: list[str] = Field(
+        default_factory=list,
+        description="languages that may leave the term out (Korean and Spanish drop subjects): "
+        "its absence there is not a finding, but its replacement by another term still is",
+    )
 
     @model_validator(mode="after")
     def _forms(self):
@@ -28,12 +44,20 @@ class Term(Strict):
         for key, value in extra.items():
             if not LANG_RE.match(key):
                 raise ValueError(
-                    f"unknown key '{key}' (terms have id, component, note and language codes)"
+                    f"unknown key '{key}' (terms have id, component, note, group, not, omit and "
+                    "language codes)"
                 )
             if isinstance(value, str):
                 extra[key] = [value]
             elif not (isinstance(value, list) and value and all(isinstance(v, str) for v in value)):
                 raise ValueError(f"'{key}' must be a list of forms")
+        return self
+
+    @model_validator(mode="after")
+    def _senses(self):
+        for lang in [*self.not_, *self.omit]:
+            if not LANG_RE.match(lang):
+                raise ValueError(f"'{lang}' in not/omit is not a language code")
         return self
 
     def forms(self, lang: str) -> list[str]:

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from generator import session
 from generator.content import ComponentSpec, GameContent
 
 _LANG = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$")  # keys of a per-language mapping
@@ -48,6 +49,17 @@ def project_langs(value: Any, langs: tuple[str, ...], languages: tuple[str, ...]
 
 
 def _yaml(path: Path) -> Any:
+    """The file's data, parsed once per command and state of the file (every language's key
+    of a component reads the same component file)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return "<unreadable>"
+    return _parsed(path, stat.st_size, stat.st_mtime_ns)
+
+
+@session.cached
+def _parsed(path: Path, size: int, mtime_ns: int) -> Any:
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         return yaml.load(path.read_bytes(), Loader=loader)  # a safe loader
@@ -78,9 +90,9 @@ def _files(folder: Path) -> list[Path]:
 def resolved_layouts(content: GameContent, comps: list[ComponentSpec]) -> list[Path]:
     """The layout files the components' faces resolve: their chains and repeat sub-layouts."""
     from generator.errors import ContentError
-    from generator.layouts import store
+    from generator.layouts import game_store
 
-    layouts = store(content.project.layouts)
+    layouts = game_store(content.project, content.dir)
     names: set[str] = set()
     for comp in comps:
         for item in comp.items:
@@ -119,6 +131,15 @@ def _world(content: GameContent, h) -> None:
         if rel.parts[0] in ("layouts",) and path.suffix in _YAML_SUFFIXES:
             continue  # layouts count only when resolved
         _file_digest(h, path)
+
+
+def check_key(content: GameContent) -> str:
+    """Digest of every file of the game folder: with its targets' keys, what `pnp check` read
+    (the manifest, accepted.yaml, the glossary and the rules count even with no rulebook)."""
+    h = hashlib.sha256()
+    for path in _files(content.dir):
+        _file_digest(h, path)
+    return h.hexdigest()
 
 
 def component_key(content: GameContent, comp: ComponentSpec, lang: str, extra: str) -> str:

@@ -1,4 +1,9 @@
-"""Layouts: YAML files under templates/layouts/, with `extends`.
+"""Layouts: YAML files named by their path, with `extends`.
+
+A game's layouts may live in its own folder, `content/<game>/layouts/`, which is searched
+first; `templates/layouts/` keeps the shared ones (bases a game extends) and the layouts of
+games written before game folders had their own. `mygame/card` is `mygame/card.yaml` under
+the first of those folders that has it.
 
 A child layout's boxes replace the parent's boxes that have the same `id` (key by key) and
 are appended otherwise; other top-level keys override the parent's.
@@ -10,8 +15,9 @@ import re
 from pathlib import Path
 
 from generator import boxes, session
-from generator.content import validate
 from generator.errors import ContentError
+from generator.project import Project
+from generator.validation import validate
 from generator.yamlload import YDict, YList, load_yaml
 
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)*$")
@@ -19,8 +25,8 @@ MAX_DEPTH = 16
 
 
 class LayoutStore:
-    def __init__(self, root: Path):
-        self.root = root
+    def __init__(self, *roots: Path):
+        self.roots = roots  # searched in order
         self._cache: dict[str, boxes.Layout] = {}
         self.files_of: dict[str, list[Path]] = {}
         self.raw: dict[str, YDict] = {}
@@ -30,9 +36,14 @@ class LayoutStore:
             raise ContentError(
                 f"'{name}' is not a layout name",
                 code="bad-layout",
-                hint="names are like 'mygame/card' (a file under templates/layouts/)",
+                hint="names are like 'mygame/card' (a file under the game's layouts/ folder "
+                "or templates/layouts/)",
             )
-        return self.root / f"{name}.yaml"
+        for root in self.roots:
+            path = root / f"{name}.yaml"
+            if path.is_file():
+                return path
+        return self.roots[-1] / f"{name}.yaml"
 
     def get(self, name: str) -> boxes.Layout:
         if name not in self._cache:
@@ -88,8 +99,11 @@ class LayoutStore:
             raise ContentError("extends chain too deep", path, code="circular-extends")
         if not path.is_file():
             close = sorted(
-                p.relative_to(self.root).with_suffix("").as_posix()
-                for p in self.root.rglob("*.yaml")
+                {
+                    p.relative_to(root).with_suffix("").as_posix()
+                    for root in self.roots
+                    for p in root.rglob("*.yaml")
+                }
             )
             raise ContentError(
                 f"no layout '{name}' ({path.name} not found)",
@@ -165,5 +179,11 @@ def _merge(parent: YDict, child: YDict) -> YDict:
 
 
 @session.cached
-def store(root: Path) -> LayoutStore:
-    return LayoutStore(root)
+def store(*roots: Path) -> LayoutStore:
+    return LayoutStore(*roots)
+
+
+def game_store(project: Project, game_dir: Path) -> LayoutStore:
+    """The layouts a game sees: its own layouts/ folder first, then templates/layouts/."""
+    own = game_dir / "layouts"
+    return store(own, project.layouts) if own.is_dir() else store(project.layouts)

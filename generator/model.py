@@ -79,6 +79,37 @@ class Offset(Strict):
     y: AbsLength = Length(0)
 
 
+EXPORT_FORMATS = ("sheets", "print-shop", "png", "tts", "gutterfold", "ink-saver")
+
+
+class ExportSpec(Strict):
+    """One export a game (or component) asks for; a bare name in YAML means {format: name}."""
+
+    format: str = Field(description="one of: " + ", ".join(EXPORT_FORMATS))
+    preset: str | None = Field(None, description="png: a shop preset from templates/printers.yaml")
+    dpi: int | None = Field(None, ge=72, le=1200, description="png and tts: pixels per inch")
+    base_url: str | None = Field(
+        None, description="tts: hosted images are at this URL instead of file:// paths"
+    )
+    components: list[str] | None = Field(None, description="only these components")
+
+    @field_validator("format")
+    @classmethod
+    def _known(cls, value):
+        if value not in EXPORT_FORMATS:
+            raise ValueError(
+                f"unknown export format '{value}' (formats: {', '.join(EXPORT_FORMATS)})"
+            )
+        return value
+
+
+def _export_spec(value):
+    return {"format": value} if isinstance(value, str) else value
+
+
+ExportEntry = Annotated[ExportSpec, BeforeValidator(_export_spec)]
+
+
 class PrintSettings(Strict):
     papers: list[str] = Field(["a4"], min_length=1)
     bleed: AbsLength = Field(parse_length("3mm"))
@@ -97,6 +128,11 @@ class PrintSettings(Strict):
         parse_length("10mm"), description="tiles of a face bigger than the sheet overlap by this"
     )
     one_per_page: bool = Field(False, description="also write print-shop PDFs, one face per page")
+    exports: list[ExportEntry] | None = Field(
+        None,
+        description="what to write: sheets, print-shop, png, tts, gutterfold, ink-saver "
+        "(default: sheets, plus print-shop when one_per_page is true)",
+    )
 
 
 class SizeSpec(Strict):
@@ -124,7 +160,12 @@ class Matrix(Strict):
 class Component(Strict):
     id: Id
     name: LangText
-    kind: Literal["card", "tile", "board", "token", "standee"] = "card"
+    kind: str = Field(
+        "card",
+        pattern=r"^[a-z][a-z0-9-]*$",
+        description="a label for your own templates and rulebook tables (card, tile, board, "
+        "token...); pnp itself does not act on it",
+    )
     size: str | SizeSpec = "poker"
     layout: str
     back: str | None = None
@@ -158,6 +199,11 @@ class RulebookSettings(Strict):
     papers: list[str] | None = Field(None, description="default: the game's print papers")
     bilingual: list[tuple[str, str]] = Field(
         [], description="side-by-side editions, e.g. [[es, en]]"
+    )
+    cover: list[str] | None = Field(
+        None,
+        description="component ids whose first item shows on the cover; default: the first "
+        "three components no longer than 130 mm (boards are left out)",
     )
 
 

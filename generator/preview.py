@@ -37,10 +37,10 @@ def _box_rect_pct(content: GameContent, comp: ComponentSpec, layout: str, box: s
     """The box's rectangle in % of the face (top-left origin), or None when not a plain box."""
     if not box or "/" in box or "[" in box:
         return None
-    from generator.layouts import store
+    from generator.layouts import game_store
 
     try:
-        found = store(content.project.layouts).get(layout)
+        found = game_store(content.project, content.dir).get(layout)
     except ContentError:
         return None
     w, h = comp.size_pt

@@ -19,7 +19,7 @@ from generator.boxes.walk import box_finding, raise_error, walk
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError, Finding
 from generator.fonts import FontBook, fontbook
-from generator.layouts import LayoutStore, store
+from generator.layouts import LayoutStore, game_store
 from generator.project import inside
 
 __all__ = ["Contexts", "FaceRenderer", "Rect", "colour"]
@@ -69,7 +69,7 @@ class FaceRenderer(Contexts):
     def __init__(self, content: GameContent, lang: str):
         super().__init__(content, lang)
         self.fonts: FontBook = fontbook(content.project.fonts)
-        self.layouts: LayoutStore = store(content.project.layouts)
+        self.layouts: LayoutStore = game_store(content.project, content.dir)
         self.icons = {
             name: inside(
                 content.dir, path, what="icon", file=content.dir / "game.yaml", key=f"icons.{name}"
@@ -96,12 +96,20 @@ class FaceRenderer(Contexts):
 
     def draw_frame(self, canvas, frame: Frame) -> None:
         layout = self.layouts.get(frame.layout)
-        if layout.background:
+        # An ink-saver canvas (exports/ink_saver.py) is told what each fill belongs to.
+        ink = getattr(canvas, "ink_hooks", None)
+        if ink is not None:
+            ink.begin_layout(layout, frame.w, frame.h, frame.bleed, frame.depth)
+        if layout.background and not (ink is not None and layout.background_ink == "drop"):
             b = frame.bleed
             canvas.setFillColor(colour(self.text(layout.background, frame.ctx)))
             canvas.rect(-b, -b, frame.w + 2 * b, frame.h + 2 * b, stroke=0, fill=1)
         for placed in walk(self, frame, raise_error):
+            if ink is not None and not ink.begin_box(placed, frame.depth):
+                continue
             self.draw_placed(canvas, placed)
+            if ink is not None:
+                ink.end_box()
 
     def draw_placed(self, canvas, placed: Placed) -> None:
         box = placed.box

@@ -383,10 +383,11 @@ def anchor(prefix: str, number: str) -> str:
 class _Builder:
     """Builds the HTML pieces of one or two languages of one game."""
 
-    def __init__(self, content: GameContent, cache_dir: Path | None):
+    def __init__(self, content: GameContent, cache_dir: Path | None, dry: bool = False):
+        self.dry = dry  # `pnp check`: run every template and helper, draw and write nothing
         self.content = content
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache(content)
-        self.world = world_digest(content)
+        self.world = "" if dry else world_digest(content)  # the digest names cached pictures
         self.glossary = load_glossary(content.dir)
 
     def icons(self, lang: str) -> dict[str, str]:
@@ -407,7 +408,9 @@ class _Builder:
             if path.suffix.lower() == ".svg":
                 text = art.svg_source(path, ctx)
                 target = self.cache_dir / f"icon-{self.content.id}-{name}-{art.digest(text)}.svg"
-                if not target.exists():
+                if self.dry:
+                    art.svg_check(text, path)
+                elif not target.exists():
                     fsio.write_text(target, text)
                 out[name] = target.resolve().as_uri()
             else:
@@ -431,7 +434,11 @@ class _Builder:
             art.open_raster(path)
         return path.resolve().as_uri()
 
-    def language(self, lang: str, prefix: str = "s") -> LanguageHtml:
+    def language(
+        self, lang: str, prefix: str = "s", errors: list[ContentError] | None = None
+    ) -> LanguageHtml:
+        """One language's HTML pieces. With `errors`, a section whose templates fail is
+        recorded there and left empty, so `pnp check` reports every broken section."""
         content = self.content
         source = load_source(content, lang, check=False)
         reference_lang = content.languages[0]
@@ -439,7 +446,7 @@ class _Builder:
             # the reference's numbering first, then "which section is missing here"
             check_alignment(load_source(content, reference_lang).rules, source.rules)
         check_numbering(source.rules)
-        faces = FaceCache(content, lang, self.cache_dir, self.world)
+        faces = FaceCache(content, lang, self.cache_dir, self.world, dry=self.dry)
         blocks = Blocks()
         icons = self.icons(lang)
         data = RulesData(content, lang, faces, blocks, icons, self.glossary)
@@ -480,15 +487,22 @@ class _Builder:
         )
         sections = []
         for s in source.rules.sections:
-            sections.append(
-                SectionHtml(
+            try:
+                section = SectionHtml(
                     s.number,
                     title(s),
                     len(s.key),
                     anchors[s.number],
                     body(s.body, source.first_line(s.line), f"§{s.number}"),
                 )
-            )
+            except ContentError as exc:
+                if errors is None:
+                    raise
+                errors.append(exc.located(path, s.line, f"§{s.number}"))
+                section = SectionHtml(
+                    s.number, Markup(""), len(s.key), anchors[s.number], Markup("")
+                )
+            sections.append(section)
         subtitle = Markup(markup.escape(data.description))
         subtitle = Markup(keep_words(str(subtitle), lang))
         return LanguageHtml(
@@ -507,11 +521,16 @@ class _Builder:
     def cover_faces(
         self, lang: str, faces: FaceCache, count: int = 3, room_mm: float = 160
     ) -> Markup:
-        """A few faces for the cover: the first item of up to three card components, side by
-        side at one height (68 mm at most, never larger than printed, lower if they must to
-        fit in one row)."""
-        specs = [c for c in self.content.components if c.model.kind in ("card", "tile")]
-        specs = (specs or self.content.components)[:count]
+        """A few faces for the cover: the first item of the components the game names
+        (rulebook.cover), else of up to three hand-sized ones, side by side at one height
+        (68 mm at most, never larger than printed, lower if they must to fit in one row)."""
+        chosen = self.content.game.rulebook.cover
+        if chosen is not None:
+            specs = [self.content.component(c) for c in chosen]  # checked when loaded
+        else:
+            small = [c for c in self.content.components if max(c.size_pt) <= 130 * MM]
+            specs = (small or self.content.components)[:count]
+        specs = [c for c in specs if c.items]
         if not specs:
             return Markup("")
         gap = 7 * MM
@@ -821,3 +840,82 @@ def render_bilingual(
             "pdf": round(time.perf_counter() - html_done, 3),
         },
     }
+
+
+# ---------------------------------------------------------------- what `pnp check` runs
+
+# The bullets the stylesheet draws for lists nested 1, 2 and 3 deep (disc, circle, square).
+BULLETS = "•◦▪"
+_TAGS = re.compile(r"<[^>]*>")
+_UL = re.compile(r"<(/?)ul[\s>]")
+
+
+@dataclass
+class DryRun:
+    languages: dict[str, LanguageHtml]
+    errors: list[tuple[str | None, ContentError]]  # (language, error)
+
+
+def dry_run(content: GameContent) -> DryRun:
+    """Every rulebook as `pnp print` would build it, without drawing a figure or writing a
+    file: numbering and alignment, every section's Jinja and helper calls (components, items,
+    figures, boards, images, icons), the bilingual pairs, the papers and the page templates."""
+    langs = [lang for lang in content.languages if lang in rules_files(content.dir)]
+    builder = _Builder(content, None, dry=True)
+    run = DryRun({}, [])
+    for lang in langs:
+        errors: list[ContentError] = []
+        try:
+            run.languages[lang] = builder.language(lang, errors=errors)
+        except ContentError as exc:
+            errors.append(exc)
+        run.errors += [(lang, e) for e in errors]
+    for a, b in content.game.rulebook.bilingual:
+        try:
+            if a == b:
+                raise ContentError(
+                    f"a bilingual edition needs two languages, got {a} twice",
+                    content.dir / "game.yaml",
+                    code="rules-bilingual",
+                    hint="e.g. es and en",
+                )
+            sa, sb = load_source(content, a, check=False), load_source(content, b, check=False)
+            check_alignment(sa.rules, sb.rules)
+        except ContentError as exc:
+            run.errors.append((f"{a}-{b}", exc))
+    if not langs:
+        return run
+    papers = content.game.rulebook.papers or content.game.print.papers
+    try:
+        for paper in papers:
+            _page(content, paper)
+        for lang, language in run.languages.items():
+            _render_page(
+                content,
+                "rulebook.html",
+                doc=language,
+                toc=_toc(language),
+                cover_faces=builder.cover_faces(lang, language.faces),
+                page=_page(content, papers[0]),
+                fonts=_fonts(content),
+                bilingual=False,
+                languages=[language],
+            )
+    except ContentError as exc:
+        run.errors.append((None, exc))
+    return run
+
+
+def printed_text(language: LanguageHtml) -> str:
+    """The characters a rulebook prints: its titles, its sections and the list bullets."""
+    import html as _html
+
+    parts = [language.title, language.rules_title, str(language.intro)]
+    for s in language.sections:
+        parts += [str(s.title), str(s.body)]
+    joined = "\n".join(parts)
+    depth = deepest = 0
+    for m in _UL.finditer(joined):
+        depth += -1 if m.group(1) else 1
+        deepest = max(deepest, depth)
+    return _html.unescape(_TAGS.sub(" ", joined)) + BULLETS[:deepest]

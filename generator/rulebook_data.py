@@ -12,7 +12,7 @@ ability's effect "Deals {{ damage }} damage" reads its own numbers) and these he
     table(rows, columns)            a table from a list of mappings; columns {header: key}
     figure(component, item, side='front', width='45mm', caption=None)   a face, drawn by the
                                     component engine and embedded as a 300 dpi picture
-    board(rows, component=None, width=None, gap='1.5mm')   a grid of faces (map cards)
+    board(rows, component=None, width=None, gap='1.5mm')   a grid of faces (item ids)
     icon(name)                      one of the game's icons
 
 Helpers that make HTML return a placeholder; the HTML replaces it after Markdown, so the
@@ -473,9 +473,7 @@ class RulesData:
         if component is not None:
             candidates = [self._spec(component)]
         else:
-            candidates = [c for c in self.content.components if c.model.kind == "tile"] or list(
-                self.content.components
-            )
+            candidates = list(self.content.components)
         cells: list[list[tuple[ComponentSpec, ItemSpec, str] | None]] = []
         for row in grid:
             line: list[tuple[ComponentSpec, ItemSpec, str] | None] = []
@@ -491,7 +489,7 @@ class RulesData:
                     raise ContentError(
                         f"board(): no item '{item_id}' in {where}",
                         code="rules-template",
-                        hint="use the item ids of the map cards, or pass component='...'",
+                        hint="use item ids of the game's components, or pass component='...'",
                     )
                 if len(found) > 1:
                     raise ContentError(

@@ -1,4 +1,4 @@
-"""Write component PDFs: imposed duplex sheets, and one-face-per-page print-shop files."""
+"""Write component PDFs: imposed duplex sheets and tiled faces (exports/ calls these)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import impose, languages, templating
+from generator import entries, faces, impose, languages, templating
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError
 from generator.model import PrintSettings
@@ -17,18 +17,6 @@ from generator.units import MM
 
 MARK_WIDTH = 0.25  # pt: hairline crop marks
 LABEL_SIZE = 6.0
-
-
-def _r(v: float) -> float:
-    return round(v / MM, 3)
-
-
-def _rect_mm(rect: impose.Rect) -> dict:
-    return {"x": _r(rect.x), "y": _r(rect.y), "w": _r(rect.w), "h": _r(rect.h)}
-
-
-def _box(rect: impose.Rect) -> tuple[float, float, float, float]:
-    return (rect.x, rect.y, rect.x + rect.w, rect.y + rect.h)
 
 
 @dataclass
@@ -55,23 +43,6 @@ def _setup(
     )
 
 
-def new_canvas(path: Path, size, renderer: FaceRenderer, title: str) -> Canvas:
-    face = renderer.fonts.default
-    # initialFontName: otherwise ReportLab puts unembedded Helvetica in every page's resources.
-    canvas = Canvas(
-        str(path),
-        pagesize=size,
-        invariant=1,
-        pageCompression=1,
-        initialFontName=face.name,
-        initialFontSize=10,
-    )
-    canvas.setTitle(title)
-    canvas.setCreator("pnp")
-    canvas.setAuthor("pnp")
-    return canvas
-
-
 def write_sheets(
     content: GameContent,
     comp: ComponentSpec,
@@ -80,6 +51,7 @@ def write_sheets(
     settings: PrintSettings,
     out: Path,
     rel_path: str,
+    canvas_cls: type[Canvas] = Canvas,
 ) -> dict:
     """Impose every copy of every item on sheets; backs follow each front sheet for duplex."""
     renderer, (W, H), (w, h), bleed, name, title = _setup(content, comp, lang, paper, settings)
@@ -95,28 +67,32 @@ def write_sheets(
             rotate=settings.rotate,
         )
     except impose.DoesNotFit:
-        return write_tiled(content, comp, lang, paper, settings, out, rel_path)
+        return write_tiled(content, comp, lang, paper, settings, out, rel_path, canvas_cls)
     slots = grid.slots()
     offset = (settings.back_offset.x.points, settings.back_offset.y.points)
     all_copies = copies(comp)
     sheets_total = -(-len(all_copies) // grid.per_sheet)
     has_backs = any(c.item.back for c in all_copies)
-    canvas = new_canvas(out, (W, H), renderer, f"{title} - {name}")
+    canvas = faces.new_canvas(out, (W, H), renderer, f"{title} - {name}", canvas_cls)
     pages, page_no = [], 0
     comp_ctx = renderer.context(comp, None)
     for sheet in range(sheets_total):
         batch = all_copies[sheet * grid.per_sheet : (sheet + 1) * grid.per_sheet]
         # Front
         page_no += 1
-        canvas.setTrimBox(_box(grid.trim_box))
-        canvas.setBleedBox(_box(grid.bleed_box))
+        canvas.setTrimBox(faces.box(grid.trim_box))
+        canvas.setBleedBox(faces.box(grid.bleed_box))
         placed = []
         occupied = {(s.col, s.row) for s in slots[: len(batch)]}
         clips = [grid.clip_for(slot, occupied) for slot in slots[: len(batch)]]
         for slot, clip, cp in zip(slots[: len(batch)], clips, batch, strict=True):
             ctx = renderer.context(comp, cp.item)
-            _draw_face(canvas, renderer, cp.item.layout, ctx, clip, slot.front, w, h, bleed)
-            placed.append(_slot_entry(comp, cp, slot.trim, bleed, grid.rotated))
+            faces.draw_face(canvas, renderer, cp.item.layout, ctx, clip, slot.front, w, h, bleed)
+            placed.append(
+                entries.slot_entry(
+                    comp.id, cp.item.id, cp.copy, slot.trim, bleed, rotated=grid.rotated
+                )
+            )
         _draw_marks(canvas, grid)
         if settings.cut_lines:
             _draw_cut_lines(canvas, grid)
@@ -128,14 +104,14 @@ def write_sheets(
             (W, H),
         )
         canvas.showPage()
-        pages.append({"page": page_no, "side": "front", "slots": placed})
+        pages.append(entries.page_entry(rel_path, page_no, "front", placed))
         if not has_backs:
             continue
         # Back: the mirror image of the front sheet, for a duplex printer.
         page_no += 1
         back_sheet = grid.back_sheet_transform(settings.duplex, offset)
-        canvas.setTrimBox(_box(grid.trim_box.mapped(back_sheet)))
-        canvas.setBleedBox(_box(grid.bleed_box.mapped(back_sheet)))
+        canvas.setTrimBox(faces.box(grid.trim_box.mapped(back_sheet)))
+        canvas.setBleedBox(faces.box(grid.bleed_box.mapped(back_sheet)))
         placed = []
         for slot, front_clip, cp in zip(slots[: len(batch)], clips, batch, strict=True):
             if not cp.item.back:
@@ -145,14 +121,19 @@ def write_sheets(
             common = cp.item.back == comp.model.back
             ctx = comp_ctx if common else renderer.context(comp, cp.item)
             if common:
-                _draw_common_back(
+                faces.draw_common_back(
                     canvas, renderer, comp, cp.item.back, ctx, clip, transform, w, h, bleed
                 )
             else:
-                _draw_face(canvas, renderer, cp.item.back, ctx, clip, transform, w, h, bleed)
+                faces.draw_face(canvas, renderer, cp.item.back, ctx, clip, transform, w, h, bleed)
             placed.append(
-                _slot_entry(
-                    comp, cp, impose.Rect(0, 0, w, h).mapped(transform), bleed, grid.rotated
+                entries.slot_entry(
+                    comp.id,
+                    cp.item.id,
+                    cp.copy,
+                    impose.Rect(0, 0, w, h).mapped(transform),
+                    bleed,
+                    rotated=grid.rotated,
                 )
             )
         _label(
@@ -163,22 +144,21 @@ def write_sheets(
             (W, H),
         )
         canvas.showPage()
-        pages.append({"page": page_no, "side": "back", "slots": placed})
+        pages.append(entries.page_entry(rel_path, page_no, "back", placed))
     canvas.save()
-    for p in pages:
-        p["file"] = rel_path
     return {
-        "file": {
-            "path": rel_path,
-            "kind": "components",
-            "lang": lang,
-            "paper": paper,
-            "pages": page_no,
-            "component": comp.id,
-            "grid": {"cols": grid.cols, "rows": grid.rows, "rotated": grid.rotated},
-            "duplex": settings.duplex if has_backs else None,
-            "back_offset_mm": [_r(offset[0]), _r(offset[1])],
-        },
+        "file": entries.file_entry(
+            rel_path,
+            "components",
+            lang,
+            fmt="sheets",
+            paper=paper,
+            pages=page_no,
+            component=comp.id,
+            grid={"cols": grid.cols, "rows": grid.rows, "rotated": grid.rotated},
+            duplex=settings.duplex if has_backs else None,
+            back_offset_mm=[entries.mm(offset[0]), entries.mm(offset[1])],
+        ),
         "sheets": pages,
     }
 
@@ -191,6 +171,7 @@ def write_tiled(
     settings: PrintSettings,
     out: Path,
     rel_path: str,
+    canvas_cls: type[Canvas] = Canvas,
 ) -> dict:
     """A face bigger than the sheet (a board), split into overlapping tiles, one per page."""
     renderer, (W, H), (w, h), bleed, name, title = _setup(content, comp, lang, paper, settings)
@@ -208,7 +189,7 @@ def write_tiled(
         raise ContentError(
             str(exc), comp.file, comp.line_of.get("size"), "size", code="does-not-fit"
         ) from None
-    canvas = new_canvas(out, (W, H), renderer, f"{title} - {name}")
+    canvas = faces.new_canvas(out, (W, H), renderer, f"{title} - {name}", canvas_cls)
     pages, page_no = [], 0
     total = len(plan.tiles)
     for cp in copies(comp):
@@ -216,10 +197,10 @@ def write_tiled(
         for tile in plan.tiles:
             page_no += 1
             canvas.setPageSize(tile.page)
-            canvas.setTrimBox(_box(tile.trim))
-            canvas.setBleedBox(_box(tile.clip))
+            canvas.setTrimBox(faces.box(tile.trim))
+            canvas.setBleedBox(faces.box(tile.clip))
             offset = (1.0, 0.0, 0.0, 1.0, tile.trim.x - tile.face.x, tile.trim.y - tile.face.y)
-            _draw_face(canvas, renderer, cp.item.layout, ctx, tile.clip, offset, w, h, bleed)
+            faces.draw_face(canvas, renderer, cp.item.layout, ctx, tile.clip, offset, w, h, bleed)
             marks = [plan.to_page(tile, x, y) for x, y in plan.marks_on(tile)]
             _draw_tile_guides(canvas, plan, tile, marks, settings)
             label = _tile_name(tile)
@@ -233,36 +214,37 @@ def write_tiled(
                 tile.clip,
             )
             canvas.showPage()
-            entry = _slot_entry(comp, cp, tile.trim, bleed, False)
+            entry = entries.slot_entry(comp.id, cp.item.id, cp.copy, tile.trim, bleed)
             entry["tile"] = {
                 "name": label,
                 "row": tile.row,
                 "col": tile.col,
                 "rows": plan.rows,
                 "cols": plan.cols,
-                **{f"face_{k}": v for k, v in _rect_mm(tile.face).items()},
+                **{f"face_{k}": v for k, v in entries.rect_mm(tile.face).items()},
             }
             pages.append(
-                {
-                    "file": rel_path,
-                    "page": page_no,
-                    "side": "front",
-                    "slots": [entry],
-                    "marks": [[_r(x), _r(y)] for x, y in marks],
-                    "size": [_r(tile.page[0]), _r(tile.page[1])],
-                }
+                entries.page_entry(
+                    rel_path,
+                    page_no,
+                    "front",
+                    [entry],
+                    marks=[[entries.mm(x), entries.mm(y)] for x, y in marks],
+                    size=[entries.mm(tile.page[0]), entries.mm(tile.page[1])],
+                )
             )
     canvas.save()
     return {
-        "file": {
-            "path": rel_path,
-            "kind": "components",
-            "lang": lang,
-            "paper": paper,
-            "pages": page_no,
-            "component": comp.id,
-            "tiles": {"rows": plan.rows, "cols": plan.cols, "overlap_mm": _r(plan.overlap)},
-        },
+        "file": entries.file_entry(
+            rel_path,
+            "components",
+            lang,
+            fmt="sheets",
+            paper=paper,
+            pages=page_no,
+            component=comp.id,
+            tiles={"rows": plan.rows, "cols": plan.cols, "overlap_mm": entries.mm(plan.overlap)},
+        ),
         "sheets": pages,
     }
 
@@ -340,111 +322,6 @@ def _label_at(canvas, renderer, text: str, page, margin: float, clip) -> None:
     canvas.setFillColor(colour("#6b6b6b"))
     canvas.setFont(face.name, LABEL_SIZE)
     canvas.drawCentredString(page[0] / 2, margin + 2.0, text)
-    canvas.restoreState()
-
-
-def write_one_per_page(
-    content: GameContent,
-    comp: ComponentSpec,
-    lang: str,
-    settings: PrintSettings,
-    out: Path,
-    rel_path: str,
-) -> dict:
-    """Print-shop export: each item's face on a page of its own (trim plus bleed), then its back."""
-    renderer = FaceRenderer(content, lang)
-    w, h = comp.size_pt
-    bleed = settings.bleed.points
-    size = (w + 2 * bleed, h + 2 * bleed)
-    name = templating.pick(comp.model.name, lang)
-    title = templating.pick(content.game.title, lang)
-    canvas = new_canvas(out, size, renderer, f"{title} - {name} (print shop)")
-    trim = impose.Rect(bleed, bleed, w, h)
-    full = impose.Rect(0, 0, *size)
-    pages, page_no = [], 0
-    comp_ctx = renderer.context(comp, None)
-    place = (1.0, 0.0, 0.0, 1.0, bleed, bleed)
-    for item in comp.items:
-        cp = Copy(item, 1)
-        sides = [("front", item.layout, renderer.context(comp, item))]
-        if item.back:
-            sides.append(
-                (
-                    "back",
-                    item.back,
-                    comp_ctx if item.back == comp.model.back else renderer.context(comp, item),
-                )
-            )
-        for side, layout, ctx in sides:
-            page_no += 1
-            canvas.setTrimBox(_box(trim))
-            canvas.setBleedBox(_box(full))
-            _draw_face(canvas, renderer, layout, ctx, full, place, w, h, bleed)
-            canvas.showPage()
-            entry = _slot_entry(comp, cp, trim, bleed, False)
-            entry["copies"] = item.count
-            pages.append({"file": rel_path, "page": page_no, "side": side, "slots": [entry]})
-    canvas.save()
-    return {
-        "file": {
-            "path": rel_path,
-            "kind": "export",
-            "lang": lang,
-            "paper": None,
-            "pages": page_no,
-            "component": comp.id,
-            "format": "one-per-page",
-        },
-        "sheets": pages,
-    }
-
-
-def _slot_entry(comp, cp: Copy, trim: impose.Rect, bleed: float, rotated: bool) -> dict:
-    entry = {
-        "component": comp.id,
-        "item": cp.item.id,
-        "copy": cp.copy,
-        **_rect_mm(trim),
-        "bleed": _r(bleed),
-    }
-    if rotated:
-        entry["rotation"] = 90
-    return entry
-
-
-def _clip(canvas, rect: impose.Rect) -> None:
-    path = canvas.beginPath()
-    path.rect(rect.x, rect.y, rect.w, rect.h)
-    canvas.clipPath(path, stroke=0, fill=0)
-
-
-def _draw_face(canvas, renderer, layout, ctx, clip, transform, w, h, bleed) -> None:
-    canvas.saveState()
-    _clip(canvas, clip)
-    canvas.transform(*transform)
-    try:
-        renderer.draw(canvas, layout, ctx, w, h, bleed)
-    except ContentError as exc:
-        item = ctx.get("item", {}).get("id", "the common back")
-        where = renderer.layouts.files_of.get(layout, [None])[0]
-        exc.message = f"{exc.message} (drawing {item} with layout {layout}, {renderer.lang})"
-        exc.located(where)
-        raise
-    finally:
-        canvas.restoreState()
-
-
-def _draw_common_back(canvas, renderer, comp, layout, ctx, clip, transform, w, h, bleed) -> None:
-    """A back shared by a whole component is drawn once, as a Form XObject, and reused."""
-    name = f"back-{comp.id}"
-    if not canvas.hasForm(name):
-        canvas.beginForm(name, -bleed, -bleed, w + bleed, h + bleed)
-        renderer.draw(canvas, layout, ctx, w, h, bleed)
-        canvas.endForm()
-    canvas.saveState()
-    _clip(canvas, clip)
-    canvas.transform(*transform)
-    canvas.doForm(name)
     canvas.restoreState()
 
 

@@ -82,8 +82,11 @@ def serve(root: Path, port: int, reloads: Reloads) -> ThreadingHTTPServer:
     return server
 
 
-def cycle(root: str, game: str, jobs: int) -> int:
-    """Load, check, build what changed, write the preview. Returns 0, 1 (errors) or 2."""
+def cycle(root: str, game: str, jobs: int, refreshed=lambda: None) -> int:
+    """Load, check, preview, then build what changed and preview again (its PDF links).
+
+    `refreshed()` is called after each preview is written: the faces show within a second or
+    two of a save, before the slower PDFs are rebuilt. Returns 0, 1 (errors) or 2."""
     from generator import build
     from generator.check import check_game
     from generator.content import load_game
@@ -98,42 +101,64 @@ def cycle(root: str, game: str, jobs: int) -> int:
         message = exc.format()
         print(f"pnp watch: error: {message}", file=sys.stderr, flush=True)
         write_error_page(project.output / game / "preview", game, message)
+        refreshed()
         return 2
     findings = check_game(content, grouped=False)
     errors = [f for f in findings if f.severity == "error" and not f.accepted]
-    shown: dict[tuple, int] = {}  # one terminal line per problem, however many faces have it
+    shown: dict[str, int] = {}  # one terminal line per problem, however many faces have it
     for f in findings:
         if not f.accepted:
-            shown[(f.format(),)] = shown.get((f.format(),), 0) + 1
-    for (line,), n in shown.items():
+            shown[f.format()] = shown.get(f.format(), 0) + 1
+    for line, n in shown.items():
         print(line + (f" (x{n})" if n > 1 else ""), file=sys.stderr)
-    banner = None
-    built = "nothing built"
     if errors:
         banner = f"{len(errors)} error(s): nothing rebuilt until they are fixed (see the faces)."
-    else:
-        try:
-            with build.build_lock(project):
-                result = build.build(project, [content], build.Options(jobs=jobs))
-            built = f"{result['built']} of {result['total']} file(s) rebuilt"
-        except ContentError as exc:
-            banner = f"build failed: {exc.format()}"
-            print(f"pnp watch: {banner}", file=sys.stderr)
-    write_preview(content, findings, error=banner)
-    took = time.monotonic() - started
+        write_preview(content, findings, error=banner)
+        refreshed()
+        print(f"pnp watch: {game}: {len(errors)} error(s), nothing rebuilt", flush=True)
+        return 1
+    write_preview(content, findings, error=None)
+    refreshed()
+    faces = time.monotonic() - started
+    try:
+        with build.build_lock(project):
+            result = build.build(project, [content], build.Options(jobs=jobs))
+    except ContentError as exc:
+        banner = f"build failed: {exc.format()}"
+        print(f"pnp watch: {banner}", file=sys.stderr)
+        write_preview(content, findings, error=banner)
+        refreshed()
+        return 1
+    if result["built"]:
+        write_preview(content, findings, error=None)  # the PDF links of the new build
+        refreshed()
     print(
-        f"pnp watch: {game}: {len(errors)} error(s), {built}, preview refreshed in {took:.2f} s",
+        f"pnp watch: {game}: preview in {faces:.2f} s, {result['built']} of {result['total']} "
+        f"file(s) rebuilt in {time.monotonic() - started:.2f} s",
         flush=True,
     )
-    return 1 if banner else 0
+    return 0
 
 
-def _run_cycle(root: Path, game: str, jobs: int) -> int:
-    """One cycle in a forked child (fresh caches, warm imports); its crash is only reported."""
+def _run_cycle(root: Path, game: str, jobs: int, reloads: Reloads | None = None) -> int:
+    """One cycle in a forked child (fresh caches, warm imports); its crash is only reported.
+
+    The child says "refreshed" on a pipe each time it has written the preview; each one
+    reloads the browser."""
     context = multiprocessing.get_context("fork")
-    child = context.Process(target=_child, args=(str(root), game, jobs))
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(str(root), game, jobs, send))
     child.start()
+    send.close()  # the child holds the only writer: end of file when it exits
+    while True:
+        try:
+            receive.recv()
+        except (EOFError, OSError):
+            break
+        if reloads is not None:
+            reloads.bump()
     child.join()
+    receive.close()
     return child.exitcode if child.exitcode is not None else 2
 
 
@@ -149,13 +174,13 @@ def _die_with_parent() -> None:
         pass  # elsewhere: the child still ends with its cycle
 
 
-def _child(root: str, game: str, jobs: int) -> None:
+def _child(root: str, game: str, jobs: int, send) -> None:
     from generator import session
 
     _die_with_parent()
     try:
         with session.new():  # a cycle is one command: nothing cached from the watcher's past
-            code = cycle(root, game, jobs)
+            code = cycle(root, game, jobs, lambda: send.send("refreshed"))
     except Exception as exc:  # a bug in pnp must not end the watch
         print(f"pnp watch: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         code = 2
@@ -181,7 +206,7 @@ def watch(project: Project, game: str, port: int, jobs: int, once: bool = False)
     folder = project.output / game
     (folder / "preview").mkdir(parents=True, exist_ok=True)
     reloads = Reloads()
-    _run_cycle(project.root, game, jobs)
+    _run_cycle(project.root, game, jobs, reloads)
     if once:
         return 0
     server = serve(folder, port, reloads)
@@ -192,8 +217,7 @@ def watch(project: Project, game: str, port: int, jobs: int, once: bool = False)
         for changes in watch_files(*watched, debounce=150, step=50):
             names = sorted({Path(p).name for _, p in changes})
             print(f"pnp watch: changed: {', '.join(names[:5])}", flush=True)
-            _run_cycle(project.root, game, jobs)
-            reloads.bump()
+            _run_cycle(project.root, game, jobs, reloads)
     except KeyboardInterrupt:
         pass
     finally:

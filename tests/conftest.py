@@ -155,6 +155,19 @@ def dogfight_copy(make_project) -> Path:
     return make_project(games=("dogfight",))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _model_cache(tmp_path_factory):
+    """The content-model cache of this test run lives in a temporary folder, not in the user's
+    cache (and pnp processes the tests start inherit it)."""
+    old = os.environ.get("PNP_CACHE_DIR")
+    os.environ["PNP_CACHE_DIR"] = str(tmp_path_factory.mktemp("pnp-cache"))
+    yield
+    if old is None:
+        os.environ.pop("PNP_CACHE_DIR", None)
+    else:
+        os.environ["PNP_CACHE_DIR"] = old
+
+
 @pytest.fixture(autouse=True)
 def _fresh_session():
     """Each test starts with empty caches, as a new pnp command would."""

@@ -20,6 +20,8 @@ CASES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir() and p.name[:2].isd
 
 def build_tree(case: str, dest: Path) -> Path:
     shutil.copytree(ROOT / "templates/fonts", dest / "templates/fonts")
+    # the base game has rulebooks, which `pnp check` runs as print builds them: page templates
+    shutil.copytree(ROOT / "templates/rulebook", dest / "templates/rulebook")
     for name in ("paper.yaml", "card-sizes.yaml"):
         shutil.copy(ROOT / "templates" / name, dest / "templates" / name)
     shutil.copytree(CORPUS / "_base", dest, dirs_exist_ok=True)

@@ -212,10 +212,13 @@ def test_near_trim_text_and_rules(root):
            stroke_width: 0.5pt}
         - {id: rule, kind: line, x: 10mm, y: 78mm, x2: 50mm, y2: 78mm, stroke: "#000000"}
         - {id: fold, kind: line, x: 0, y: 40mm, x2: 60mm, y2: 40mm, stroke: "#000000"}
+        - {id: track, kind: slots, n: 3, x: 0, y: 50mm, w: 100%, h: 6mm, size: 5mm,
+           stroke: "#000000"}
         """,
     )
     found = {f.box: f for f in findings(root, "close", "near-trim")}
-    assert set(found) == {"title", "border", "rule"}  # a fold line running into the edge is art
+    # a fold line running into the edge is art, not a rule near the trim
+    assert set(found) == {"title", "border", "rule", "track"}
     assert all(f.severity == "warning" for f in found.values())
     assert "left 1.0 mm" in found["title"].message
     assert "bottom 2.0 mm" in found["rule"].message
@@ -230,9 +233,11 @@ def test_near_trim_clean(root):
         - {id: border, kind: rect, x: 4mm, y: 4mm, w: 52mm, h: 72mm, stroke: "#000000"}
         - {id: band, kind: rect, x: 0, y: 0, w: 100%, h: 10mm, bleed: true, stroke: "#000000",
            fill: "#cc0000"}
+        - {id: track, kind: slots, n: 3, x: 0, y: 40mm, w: 100%, h: 6mm, size: 5mm,
+           align: center, stroke: "#000000"}
         """,
     )
-    assert findings(root, "inside", "near-trim") == []
+    assert findings(root, "inside", "near-trim") == []  # the slots, not their box, are drawn
 
 
 # ---------------------------------------------------------------- unknown-language

@@ -21,18 +21,20 @@ def test_manifest_lists_every_file_with_the_contract_keys(built):
     m = built.manifest("dogfight")
     assert m["game"] == "dogfight"
     kinds = Counter(f["kind"] for f in m["files"])
-    assert kinds["components"] == 2 * 3 * 2  # 2 decks x 3 languages x 2 papers
-    assert kinds["export"] == 2 * 3
+    assert kinds["components"] == 2 * 4 * 2  # 2 decks x 4 languages (es, en, ko, fr) x 2 papers
+    formats = Counter(f.get("format") for f in m["files"] if f["kind"] == "export")
+    assert formats["print-shop"] == 2 * 4 + 4  # a PDF per deck and an order sheet, per language
     for f in m["files"]:
-        assert set(f) >= {"path", "kind", "lang", "pages"}
+        assert set(f) >= {"path", "kind", "lang"}
         pdf = built.path(f["path"])
         assert pdf.is_file(), f["path"]
-        assert len(reader(pdf).pages) == f["pages"]
+        if f["path"].endswith(".pdf"):
+            assert len(reader(pdf).pages) == f["pages"]
         if f["kind"] == "bilingual-rulebook":
             assert f["path"] == f"output/dogfight/rulebook.{f['lang']}.pdf" or f["paper"] != "a4"
         else:
             assert f["path"].startswith(f"output/dogfight/{f['lang']}/")
-    assert kinds["rulebook"] == 3 * 2 and kinds["bilingual-rulebook"] == 1 * 2
+    assert kinds["rulebook"] == 4 * 2 and kinds["bilingual-rulebook"] == 2 * 2  # es-en, es-fr
     for s in m["sheets"]:
         assert set(s) >= {"file", "page", "side", "slots"}
         for slot in s["slots"]:
@@ -57,7 +59,7 @@ def test_front_counts_match_the_deck_manifest(built):
 def test_page_sizes_and_trim_rectangles(built, paper):
     m = built.manifest("dogfight")
     W, H = PAPERS[paper]
-    for f in (f for f in m["files"] if f.get("paper") == paper):
+    for f in (f for f in m["files"] if f.get("paper") == paper and f["kind"] == "components"):
         pdf = built.path(f["path"])
         for s in sheets_of(m, f["path"]):
             w, h = page_size_mm(pdf, s["page"])
@@ -91,7 +93,7 @@ def test_each_back_lands_behind_its_front_long_edge(built, paper):
     m = built.manifest("dogfight")
     W, _ = PAPERS[paper]
     checked = 0
-    for f in (f for f in m["files"] if f.get("paper") == paper):
+    for f in (f for f in m["files"] if f.get("paper") == paper and f["kind"] == "components"):
         sheets = {(s["page"]): s for s in sheets_of(m, f["path"])}
         for page, s in sheets.items():
             if s["side"] != "front":
@@ -105,7 +107,7 @@ def test_each_back_lands_behind_its_front_long_edge(built, paper):
                 assert b["y"] == pytest.approx(front["y"], abs=0.1)
                 assert (b["w"], b["h"]) == pytest.approx((front["w"], front["h"]), abs=0.1)
                 checked += 1
-    assert checked == 3 * 75  # every card of both decks, in 3 languages
+    assert checked == 4 * 75  # every card of both decks, in 4 languages
 
 
 def test_backs_are_drawn_where_the_manifest_says(built):
@@ -178,6 +180,8 @@ def test_crop_marks_line_up_with_the_trim_edges_in_the_manifest(built):
 def test_every_font_is_embedded(built):
     m = built.manifest("dogfight")
     for f in m["files"]:
+        if not f["path"].endswith(".pdf"):
+            continue
         found = fonts(built.path(f["path"]))
         assert found, f["path"]
         for font in found:
@@ -230,7 +234,7 @@ def test_print_shop_export_has_trim_and_bleed_boxes(built):
     f = next(
         f
         for f in m["files"]
-        if f["kind"] == "export" and f["component"] == "rewards" and f["lang"] == "es"
+        if f.get("format") == "print-shop" and f.get("component") == "rewards" and f["lang"] == "es"
     )
     pdf = reader(built.path(f["path"]))
     assert len(pdf.pages) == 25 * 2

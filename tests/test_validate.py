@@ -313,7 +313,7 @@ def test_mutation_swapped_glossary_term_in_prose(red):
     assert codes(found) == [("translation-term", "ko", "ko.md")]
     assert (
         found[0].message
-        == "§4.3: es says face-down ('boca abajo') where ko says face-up ('앞면이 보이도록')"
+        == "§4.1: es says face-down ('boca abajo') where ko says face-up ('앞면이 보이도록')"
     )
 
 
@@ -344,16 +344,16 @@ def test_mutation_edited_source_section_is_stale_until_synced(red):
     assert found[0].severity == "warning" and found[0].line == 32
     assert (
         found[0].message
-        == "§4.3 'Comienza la partida' changed in es since ko was last marked in sync"
+        == "§4.1 'Comienza la partida' changed in es since ko was last marked in sync"
     )
     # a file of the section-digest format: the changed section's segments are stale together
     status = run_pnp(red, "i18n", "status")
     assert "ko: 32/32 translated, 30 reviewed, 2 stale, 0 never reviewed" in status.stdout
-    assert "stale: rules:§4.3:p1" in status.stdout
+    assert "stale: rules:§4.1:p1" in status.stdout
     refused = run_pnp(red, "i18n", "sync", "red-code")
     assert refused.returncode == 2 and "--lang L, --section N or --all" in refused.stderr
     synced = run_pnp(
-        red, "i18n", "sync", "red-code", "--lang", "ko", "--section", "4.3", check=True
+        red, "i18n", "sync", "red-code", "--lang", "ko", "--section", "4.1", check=True
     )
     assert "ko: 2 segment(s) marked reviewed" in synced.stdout
     # the file is now per segment: card strings, which the old format never tracked, show up
@@ -456,6 +456,8 @@ def test_accepted_finding_still_shows_and_does_not_block(red):
     ]
     result = run_pnp(red, "check")
     assert result.returncode == 0, result.stdout
+    assert "red-code: 2 accepted (rules-count 1, translation-number 1)" in result.stdout
+    result = run_pnp(red, "check", "--show-accepted")
     assert (
         "content/red-code/rules/ko.md:6: accepted: [rules-count] order-cards: "
         "rulebook says 31, manifest says 30 "

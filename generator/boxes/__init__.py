@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 from functools import reduce
 from operator import or_
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -44,6 +44,9 @@ class Layout(Strict):
     extends: str | None = None
     description: str | None = None
     background: Colour | None = Field(None, description="fills the face and its bleed")
+    background_ink: Literal["lighten", "keep", "drop"] = Field(
+        "lighten", description="ink-saver sheets: what becomes of the background"
+    )
     boxes: list[Box] = Field(default_factory=list)
 
 

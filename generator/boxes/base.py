@@ -1,4 +1,4 @@
-"""What every box kind shares: the base model, the registry, the geometry a walk hands out.
+"""What every box kind shares: the base model, the registry, the geometry a walk gives.
 
 A kind is one module (text.py, rect.py, ...) that defines its pydantic model, a `draw` and
 optionally a `check`, and registers them once with `register(BoxKind(...))`. The walker
@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 from reportlab.lib import colors
@@ -47,6 +47,11 @@ class BoxBase(Strict):
         False, description="extend the box into the bleed on the sides where it touches the trim"
     )
     opacity: float = Field(1.0, ge=0, le=1)
+    ink: Literal["auto", "keep", "lighten", "drop"] = Field(
+        "auto",
+        description="ink-saver sheets: auto lightens large fills and art, keep leaves the box "
+        "as it is, lighten always tints it, drop leaves it out",
+    )
     holds: str | None = Field(
         None,
         description="what the players put in this box: a component id of the game (its size "
@@ -125,7 +130,7 @@ class Frame:
 
 @dataclass
 class Placed:
-    """One box of one frame, as the walk hands it to a kind's draw and check."""
+    """One box of one frame, as the walk gives it to a kind's draw and check."""
 
     box: Any
     index: int

@@ -75,14 +75,17 @@ def near_trim(
     ]
 
 
-def outline_near_trim(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
+def outline_near_trim(
+    renderer: FaceRenderer, placed: Placed, outline: Rect | None = None
+) -> list[Finding]:
     """A thin stroked outline (a border, a frame) near the cut. A side pushed out into the
-    bleed is cut away on purpose and does not count."""
+    bleed is cut away on purpose and does not count. `outline`: what is stroked, in the box's
+    drawing coordinates, when it is not the whole box (a row of slots)."""
     box = placed.box
     if not getattr(box, "stroke", None) or box.stroke_width.points > THIN_RULE:
         return []
     margin = renderer.content.game.check.safe_margin.points
-    r = placed.on_face
+    r = placed.on_face if outline is None else _on_face(placed, outline, False)
     face = placed.frame.face
     if _outside(r, face):
         return []

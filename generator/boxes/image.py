@@ -10,6 +10,7 @@ from pydantic import Field
 from generator import art
 from generator.boxes.base import BoxBase, BoxKind, Placed, Rect, fit, register
 from generator.errors import Finding, rel
+from generator.pdfform import end_form
 from generator.project import inside
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def draw_svg(
         drawing.__dict__["initialFontName"] = renderer.fonts.default.name
         canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
         renderPDF.draw(drawing, canvas, 0, 0)
-        canvas.endForm()
+        end_form(canvas)
     x, y, w, h = fit(drawing.width, drawing.height, r, mode)
     canvas.translate(x, y)
     canvas.scale(w / drawing.width, h / drawing.height)
@@ -87,7 +88,7 @@ def check(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
             placed.finding(
                 "warning",
                 "low-dpi",
-                f"{rel(path)} prints at {dpi:.0f} dpi",
+                f"{rel(path, renderer.content.project.root)} prints at {dpi:.0f} dpi",
                 hint=f"supply at least {MIN_DPI} dpi at the placed size "
                 f"({w / 72 * MIN_DPI:.0f}x{h / 72 * MIN_DPI:.0f} px)",
             )

@@ -1,4 +1,4 @@
-"""`line`: a straight line from (x, y) to (x2, y2), both measured from the top-left."""
+"""`line`: a line from (x, y) to (x2, y2), both measured from the top-left."""
 
 from __future__ import annotations
 

@@ -96,11 +96,17 @@ def draw(renderer: FaceRenderer, canvas, placed: Placed) -> None:
 
 def check(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
     n = slot_count(placed.box, placed.ctx)
-    out = fitness.outline_near_trim(renderer, placed)
-    if n and placed.box.holds:
+    if not n:
+        return []
+    cells = slots(placed.box, placed.rect, n)
+    left, bottom = min(c.x for c in cells), min(c.y for c in cells)
+    right, top = max(c.x + c.w for c in cells), max(c.y + c.h for c in cells)
+    out = fitness.outline_near_trim(
+        renderer, placed, Rect(left, bottom, right - left, top - bottom)
+    )
+    if placed.box.holds:
         # Each slot holds one piece: the slot, not the whole box, must take it.
-        size = slots(placed.box, placed.rect, n)[0].w
-        out += fitness.piece_fits(renderer, placed, size, size, "each slot")
+        out += fitness.piece_fits(renderer, placed, cells[0].w, cells[0].w, "each slot")
     return out
 
 

@@ -70,7 +70,7 @@ def fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, ctx: dict):
     if hit is not None and hit[0] is box:  # the check pass already laid this text out
         return hit[1], hit[2]
     fitted, faces = _fit_text(renderer, box, r, text)
-    if len(fits) > 20000:
+    if len(fits) > 4096:  # bounded: a 10,000-card deck must not hold every layout
         fits.clear()
     fits[key] = (box, fitted, faces)
     return fitted, faces

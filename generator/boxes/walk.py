@@ -1,7 +1,7 @@
 """The one walk over a layout's boxes, shared by drawing and checking.
 
 For each box that is shown (its `if:` holds), the walk works out its rectangle (with bleed
-where the box asks for it), its rotation and its label, and hands a `Placed` to the caller:
+where the box asks for it), its rotation and its label, and gives a `Placed` to the caller:
 `FaceRenderer.draw` draws it, `FaceRenderer.check` checks it. Both therefore see the same
 rectangle and the same context, so what is checked is what prints.
 """
@@ -78,11 +78,12 @@ def raise_error(frame: Frame, index: int, label: str, exc: ContentError) -> None
 def box_finding(renderer: FaceRenderer, frame: Frame, index: int, label: str, exc: ContentError):
     """A problem with one box, located at the box in its layout file (or in the art file
     when the problem is there)."""
+    root = renderer.content.project.root
     file, line = renderer.layouts.box_location(frame.layout, index)
     where = dict(frame.where, box=label)
     if file:
-        where.update(file=rel(file), line=line or where.get("line"))
-    return Finding.from_error(exc, prefix=f"box '{label}': ", **where)
+        where.update(file=rel(file, root), line=line or where.get("line"))
+    return Finding.from_error(exc, prefix=f"box '{label}': ", root=root, **where)
 
 
 def cell_frame(placed: Placed, cell: Rect, layout: str, ctx: dict, tag: object) -> Frame:

@@ -65,6 +65,13 @@ def check_game(content: GameContent, grouped: bool = True) -> list[Finding]:
     )
 
 
+def export_findings(content: GameContent) -> list[Finding]:
+    """What the game's chosen exports cannot do with its faces (a shop preset's sizes)."""
+    from generator import exports
+
+    return exports.check(content)
+
+
 def collapse(findings: list[Finding]) -> list[Finding]:
     """One finding per distinct problem: the same message on 50 cards is one line, not 50."""
     groups: dict[tuple, list[Finding]] = {}
@@ -99,7 +106,7 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
     try:
         renderer = FaceRenderer(content, lang)
     except ContentError as exc:
-        return [Finding.from_error(exc, lang=lang)]
+        return [Finding.from_error(exc, lang=lang, root=content.project.root)]
     findings = _label_glyphs(content, renderer, lang)
     for comp in content.components:
         w, h = comp.size_pt
@@ -115,7 +122,7 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
             try:
                 ctx = renderer.context(comp, item)
             except ContentError as exc:
-                findings.append(Finding.from_error(exc, **dict(info, file=where["file"])))
+                findings.append(Finding.from_error(exc, root=content.project.root, **info))
                 continue
             findings += _face(renderer, item.layout, ctx, w, h, bleed, info)
             if item.back and item.back not in checked_backs:
@@ -128,6 +135,34 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
                 if common:
                     checked_backs.add(item.back)
     return findings
+
+
+def check_face(content: GameContent, comp, item, lang: str, side: str) -> list[Finding]:
+    """The findings of one face (`pnp render`): the same walk as check_faces, one item."""
+    renderer = FaceRenderer(content, lang)
+    w, h = comp.size_pt
+    info = {
+        "file": rel(comp.file, content.project.root),
+        "component": comp.id,
+        "lang": lang,
+        "line": item.line,
+        "item": item.id,
+    }
+    common = side == "back" and item.back == comp.model.back
+    try:
+        ctx = renderer.context(comp, None if common else item)
+    except ContentError as exc:
+        return [Finding.from_error(exc, **info)]
+    if common:
+        info.update(item=None, line=None)
+    layout = item.layout if side == "front" else item.back
+    found = _face(renderer, layout, ctx, w, h, _bleed(content, comp), info)
+    for f in found:
+        f.game = content.id
+    from generator.check.accepted import apply
+
+    # Acceptances are applied as for the whole game; those this face does not use are not news.
+    return [f for f in apply(content.dir, found, content.project.root, content.id) if f in found]
 
 
 def _bleed(content: GameContent, comp) -> float:
@@ -152,12 +187,14 @@ def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> li
     out = []
     for box, file, line, comp_id, value in texts:
         where: dict[str, Any] = dict(
-            file=rel(file), line=line, component=comp_id, lang=lang, box=box
+            file=rel(file, content.project.root), line=line, component=comp_id, lang=lang, box=box
         )
         try:
             text = templating.pick(value, lang)
         except ContentError as exc:
-            out.append(Finding.from_error(exc, prefix=f"{box}: ", **where))
+            out.append(
+                Finding.from_error(exc, prefix=f"{box}: ", root=content.project.root, **where)
+            )
             continue
         missing = face.missing(text)
         if missing:
@@ -178,7 +215,7 @@ def _face(renderer: FaceRenderer, layout, ctx, w, h, bleed, info) -> list[Findin
     try:
         return renderer.check(layout, ctx, w, h, info, bleed)
     except ContentError as exc:  # the layout itself (missing, bad extends)
-        return [Finding.from_error(exc, **info)]
+        return [Finding.from_error(exc, root=renderer.content.project.root, **info)]
 
 
 def check_manifest(content: GameContent) -> list[Finding]:
@@ -191,13 +228,13 @@ def check_manifest(content: GameContent) -> list[Finding]:
                 "warning",
                 "no-manifest",
                 "no manifest.yaml: component counts are not checked",
-                file=rel(manifest_file),
+                file=rel(manifest_file, content.project.root),
                 hint="list each component with its count",
             )
         ]
     raw = content.manifest_raw
     comps = raw.get("components")
-    where = {"file": rel(manifest_file)}
+    where = {"file": rel(manifest_file, content.project.root)}
     out = []
     for comp in content.components:
         entry = manifest.entry(comp.id)
@@ -268,3 +305,4 @@ register("consistency")(_consistency)
 register("faces")(_faces)
 register("no-bleed")(lambda content: bleed.check(content, _bleed))
 register("languages")(languages.check)
+register("exports")(export_findings)

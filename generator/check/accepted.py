@@ -26,9 +26,9 @@ from pathlib import Path
 
 from pydantic import Field
 
-from generator.content import validate
 from generator.errors import ContentError, Finding, rel
 from generator.model import Strict
+from generator.validation import validate
 from generator.yamlload import YList, load_yaml
 
 FILE = "accepted.yaml"

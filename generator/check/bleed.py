@@ -16,10 +16,10 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from generator import session
 from generator.boxes.base import Frame, Placed, Rect
 from generator.boxes.walk import walk
 from generator.content import ComponentSpec, GameContent, ItemSpec
@@ -154,12 +154,12 @@ def _face(
     def skip(*_: object) -> None:
         return None
 
-    near = [p for p in walk(renderer, frame, skip) if _near(p, w, h)]
-    if not near:
-        return None
     layout = renderer.layouts.get(layout_name)
     if layout.background and not _paper_like(renderer.text(layout.background, ctx)):
         return None  # the background fills the bleed: nothing stops at the trim on bare paper
+    near = [p for p in walk(renderer, frame, skip) if _near(p, w, h)]
+    if not near:
+        return None
     key_data = [layout_name, round(w, 1), round(h, 1), round(bleed, 2)]
     key_data.append(renderer.text(layout.background, ctx) if layout.background else None)
     key_data += [_signature(renderer, p) for p in near]
@@ -190,7 +190,7 @@ def _file_digest(path: Path) -> str:
     return _digest_of(str(path), stat.st_size, stat.st_mtime_ns)
 
 
-@lru_cache(maxsize=1024)
+@session.cached  # file contents: one command's worth, never longer
 def _digest_of(path: str, size: int, mtime: int) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 

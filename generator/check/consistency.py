@@ -10,6 +10,7 @@
 | `counts.py` | counts a rulebook states, in every language, against the manifest |
 | `translations.py` | translations against their source: sections, list items, numbers, terms |
 | `i18n.py` | `rules/i18n-sync.yaml`: stale translations; `pnp i18n status|sync` |
+| `rulebooks.py` | the rulebooks run as print runs them (no figures drawn); glyphs; figure-missing |
 | `accepted.py` | `accepted.yaml`: findings the designers accept, with a reason |
 
 Every check returns findings and never raises on bad content.
@@ -17,7 +18,7 @@ Every check returns findings and never raises on bad content.
 
 from __future__ import annotations
 
-from generator.check import counts, i18n, invariants, translations
+from generator.check import counts, i18n, invariants, rulebooks, translations
 from generator.check.game import GameView
 from generator.content import GameContent
 from generator.errors import Finding
@@ -28,10 +29,25 @@ def validate_game(content: GameContent) -> list[Finding]:
     check.check_game, after every other check, render checks included)."""
     view = GameView(content)
     out: list[Finding] = []
-    for check in (invariants.check, counts.check, translations.check, i18n.check):
+    for check in (invariants.check, counts.check, translations.check, i18n.check, rulebooks.check):
         out += check(view)
     out += _glossary_links(view)
-    return view.problems + out
+    return view.problems + _one_per_structure_problem(out)
+
+
+# The rulebook dry run stops a language on the same misaligned sections that translations.py
+# reports one by one (with the source's titles): keep those, not both.
+_ALIGNMENT = {
+    "translation-missing-section",
+    "translation-extra-section",
+    "translation-section-order",
+}
+_PRINT_ALIGNMENT = {"rules-numbering", "rules-missing-section", "rules-extra-section"}
+
+
+def _one_per_structure_problem(found: list[Finding]) -> list[Finding]:
+    misaligned = {f.lang for f in found if f.code in _ALIGNMENT}
+    return [f for f in found if not (f.code in _PRINT_ALIGNMENT and f.lang in misaligned)]
 
 
 def _glossary_links(view: GameView) -> list[Finding]:

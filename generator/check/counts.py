@@ -10,11 +10,16 @@ The counted thing is a glossary term with `component:` (the term right after the
 right before it in ko), or a unit word (cartas, cards, piezas, 카드, or a bare Korean counter after
 "=", ":" or "(") whose subject is the component term of the label before it. The rest of the item
 before the count must be that label: an item such as "Capitán: ... roba 1 carta de orden" states
-an effect, not a count, and is skipped (so is any prose outside list items).
+an effect, not a count, and is skipped.
+
+In prose, a sentence that lists counts ("La caja contiene 40 cartas de barco, 8 cartas de
+tormenta y 1 tablero", "맵 카드 15장과 명령 카드 30장") is read part by part (commas, y/e, and,
+와/과/및): each part that is only a count is a statement, and the sentence is compared with the
+manifest on its own (it may restate the list items). Other prose is not read for counts.
 
 In one section, the counts of one component add up ("3 cartas de control azules" + "3 ... rojas";
 a list of card kinds), and the sum is compared with the component's total. A term that names a part
-of the component (its id, less a -card/-marker... suffix, is an item id or a breakdown value:
+of the component (its id, or its id less its last word, is an item id or a breakdown value:
 `move-x-card` -> `move-x`) is also compared with that part. "60 marcadores de golpe (15 para cada
 jugador)" also checks 15 x players = 60 when the manifest's constants give `players`.
 """
@@ -35,6 +40,7 @@ from generator.check.text import WORD as _WORD
 from generator.check.text import stopwords
 from generator.check.text import units as _units
 from generator.errors import Finding
+from generator.yamlload import read_text
 
 
 @lru_cache(maxsize=16)
@@ -208,13 +214,124 @@ def check(view: GameView) -> list[Finding]:
     for lang, rules in sorted(content.rules.items()):
         idx = index(glossary, lang)
         file = view.rel(rules.path)
+        lines = read_text(rules.path).splitlines()
         for section in rules.sections:
             st = rtext.read(section)
             found: list[Statement] = []
             for item in st.items:
                 found += [s for s in statements(item, lang, idx) if s.component in known]
             out += _compare(view, found, section, file, lang, players)
+            # each list of counts in a sentence is a statement of its own: it may restate
+            # what the list items say, so it is not added to them
+            for sentence in _sentence_lists(st, section, lines, lang, idx, view.totals):
+                found = [s for s in sentence if s.component in known]
+                out += _compare(view, found, section, file, lang, players)
     return out
+
+
+# ---------------------------------------------------------------- counts in sentences
+
+_SENTENCE = re.compile(r"(?<=[.;:!?])\s+")
+_ELEMENTS = {
+    "es": re.compile(r"\s*,\s*(?:y\s+|e\s+)?|\s+(?:y|e)\s+(?=\S)"),
+    "en": re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+(?=\S)"),
+    "ko": re.compile(r"\s*,\s*|(?<=[가-힣])(?:와|과|및)\s+|\s+및\s+"),
+}
+
+
+def _sentence_lists(
+    st: rtext.SectionText,
+    section,
+    lines: list[str],
+    lang: str,
+    idx: TermIndex,
+    view_totals: dict[str, tuple[int, str]],
+) -> list[list[Statement]]:
+    """Counts listed in running text: "40 cartas de barco, 8 cartas de tormenta y 1 tablero",
+    "맵 카드 15장과 명령 카드 30장". A sentence counts as such a list when two or more of its
+    comma/and-separated parts are each a plain count of a component (the first may follow an
+    introduction: "La caja contiene 40 cartas..."). Two counts only make a list of contents
+    when one of them agrees with the manifest (else "roba 2 cartas de orden y 1 de control",
+    an effect, would be one); three or more always do."""
+    split = _ELEMENTS.get(lang)
+    if split is None:
+        return []
+    out = []
+    for paragraph in st.paragraphs:  # (the first starts with the title)
+        for sentence in _SENTENCE.split(paragraph):
+            elements = [e for e in split.split(sentence) if e and e.strip()]
+            if len(elements) < 2:
+                continue
+            found = []
+            for position, element in enumerate(elements):
+                stmt = _element_count(element, lang, idx, first=position == 0)
+                if stmt is not None:
+                    found.append(stmt)
+            if len(found) < 2:
+                continue
+            if len(found) == 2 and not any(_agrees(view_totals, s) for s in found):
+                continue  # "roba 2 cartas de orden y 1 de control": an effect, not the contents
+            for stmt in found:
+                stmt.item = rtext.Item(0, stmt.phrase, _line_of(stmt, section, lines))
+            out.append(found)
+    return out
+
+
+def _agrees(totals: dict[str, tuple[int, str]], stmt: Statement) -> bool:
+    total = totals.get(stmt.component)
+    return total is not None and total[0] == stmt.value
+
+
+def _element_count(element: str, lang: str, idx: TermIndex, first: bool) -> Statement | None:
+    """The count one part of a sentence states, if the part is only that count."""
+    units = _units(lang)
+    element = element.strip(" .;:")
+    placeholder = rtext.Item(0, element, 0)
+    for n in find_numbers(element, lang):
+        if lang == "ko":
+            rest = element[n.end :]
+            if rest.strip() and not _KO_TAIL.fullmatch(rest):
+                continue
+            # the counted term ends right before the number; an introduction may come first
+            # ("상자에는 맵 카드 15장"): try from each word start, the shortest first
+            starts = (
+                [0] if not first else [0] + [i + 1 for i in range(n.start) if element[i] == " "]
+            )
+            for start in reversed(starts):
+                local = Number(n.value, n.start - start, n.end - start, n.text, n.word, n.counter)
+                stmt = _statement(element[start : n.end], local, lang, idx, units, placeholder)
+                if stmt is not None:
+                    return stmt
+            continue
+        else:
+            if element[: n.start].strip() and not first:
+                return None  # "roba 1 carta": a count inside a clause, not a listed count
+            part, shift = element[n.start :], n.start
+        local = Number(n.value, n.start - shift, n.end - shift, n.text, n.word, n.counter)
+        stmt = _statement(part, local, lang, idx, units, placeholder)
+        if stmt is not None:
+            return stmt
+    return None
+
+
+_KO_TAIL = re.compile(
+    r"(?:이|가|을|를|은|는|의|씩)?\s*(?:이며|입니다|있습니다|들어\s*있습니다|포함됩니다|필요합니다)?\s*"
+)
+
+
+def _line_of(stmt: Statement, section, lines: list[str]) -> int:
+    """The line of the section where a sentence's count is written (else its heading)."""
+    needle = stmt.phrase.split(" ")[0].lower()
+    end = min(len(lines), section.line + 400)
+    for number in range(section.line, end + 1):
+        text = lines[number - 1].lower() if number - 1 < len(lines) else ""
+        if stmt.phrase.lower() in text:
+            return number
+    for number in range(section.line + 1, end + 1):
+        text = lines[number - 1].lower() if number - 1 < len(lines) else ""
+        if needle and needle in text:
+            return number
+    return section.line
 
 
 def _compare(

@@ -81,7 +81,7 @@ class GameView:
 
     def part_of(self, component: str, term_id: str) -> str | None:
         """The part of `component` a glossary term names, by the term's id: `foo-card` names
-        the part `foo-card` or `foo` (a breakdown value or an item id)."""
+        the part `foo-card` or `foo` (a breakdown value or an item id of that component)."""
         parts = self.parts.get(component, {})
         for name in _candidates(term_id):
             if name in parts:
@@ -96,26 +96,8 @@ class GameView:
             return None
 
 
-SUFFIXES = (
-    "-cards",
-    "-card",
-    "-markers",
-    "-marker",
-    "-tokens",
-    "-token",
-    "-pieces",
-    "-piece",
-    "-cubes",
-    "-cube",
-    "-tiles",
-    "-tile",
-)
-
-
 def _candidates(term_id: str) -> list[str]:
-    out = [term_id]
-    for suffix in SUFFIXES:
-        if term_id.endswith(suffix) and len(term_id) > len(suffix):
-            out.append(term_id[: -len(suffix)])
-            break
-    return out
+    """The term id itself, then the id less its last word: `move-x-card` -> `move-x`. No list
+    of nouns: whatever a game calls its pieces, the naming pattern is the same."""
+    head, sep, _ = term_id.rpartition("-")
+    return [term_id, head] if sep and head else [term_id]

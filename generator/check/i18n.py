@@ -11,6 +11,9 @@ from generator.check.game import GameView
 from generator.errors import ContentError, Finding
 from generator.i18n import segments as seg_mod
 from generator.i18n import tracking
+from generator.i18n.tracking import SyncSchema
+
+__all__ = ["SyncSchema", "check"]  # SyncSchema: the file's shape, for `pnp schema`
 
 
 def _short(text: str | None, width: int = 60) -> str:

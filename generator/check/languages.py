@@ -88,9 +88,9 @@ def check(content: GameContent) -> list[Finding]:
 
 def _layouts(content: GameContent, layouts: dict[str, tuple[str, Path]], visit) -> list[Finding]:
     """Text written in layouts (a per-language `text:`) is per-language text too."""
-    from generator.layouts import store
+    from generator.layouts import game_store
 
-    layout_store = store(content.project.layouts)
+    layout_store = game_store(content.project, content.dir)
     out: list[Finding] = []
     done: set[str] = set()
     pending = list(layouts)

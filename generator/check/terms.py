@@ -7,6 +7,9 @@ lists. A form ending in Hangul also matches with particles attached ("고장이"
 "수리를"): Korean glues particles to nouns, so a Hangul form is a prefix match. A form that is
 a bare Korean counter (점, 장, 개…) only matches right after a number ("35점").
 
+A term's `not:` phrases (per language, `*` for any one word) are its ordinary uses: a form inside
+one ("pass a CC check" for the Pass action) is not the term there.
+
 Texts are read with runs of white space as one space. Forms are indexed by their first word, so
 matching is a dictionary look-up per word of the text: no regular expression per form.
 """
@@ -74,10 +77,26 @@ class TermIndex:
         self.component: dict[str, str] = {}  # term id -> component id
         self.forms: dict[str, list[str]] = {}  # term id -> forms in this language
         self.by_first: dict[str, list[_Form]] = {}
+        self.omissible: set[str] = set()  # term ids this language may leave out
+        self.group: dict[str, str] = {}  # term id -> its kind (group:, or its component)
+        self.declared_group: dict[str, str] = {}  # term id -> its glossary `group:` only
+        self.exclusions: dict[str, re.Pattern] = {}  # term id -> its ordinary uses (not:)
         for term in glossary.terms:
             forms = [normalize(f.strip()) for f in term.forms(lang) if f.strip()]
             if not forms:
                 continue
+            kind = term.group or (f"component:{term.component}" if term.component else None)
+            if kind:
+                self.group[term.id] = kind
+            if term.group:
+                self.declared_group[term.id] = term.group
+            if lang in term.omit:
+                self.omissible.add(term.id)
+            phrases = [p for p in term.not_.get(lang, []) if p.strip()]
+            if phrases:
+                self.exclusions[term.id] = re.compile(
+                    "|".join(_phrase_pattern(p) for p in phrases), re.IGNORECASE
+                )
             self.forms[term.id] = forms
             if term.component:
                 self.component[term.id] = term.component
@@ -100,11 +119,28 @@ class TermIndex:
             entries.sort(key=lambda f: len(f.text), reverse=True)
         self.max_key = max((len(k) for k in self.by_first), default=0)
         self._all: dict[str, tuple[TermMatch, ...]] = {}
+        self._spans: dict[tuple[str, str], list[tuple[int, int]]] = {}
 
     # ------------------------------------------------------------ matching
 
     def _terms(self, found: str) -> frozenset[str]:
         return frozenset(self.exact.get(found) or self.folded.get(found.lower()) or ())
+
+    def _sense(self, text: str, start: int, end: int, terms: frozenset[str]) -> frozenset[str]:
+        """`terms` less those whose form at start:end sits inside one of their `not:` phrases."""
+        if not self.exclusions or not terms & self.exclusions.keys():
+            return terms
+        kept = set(terms)
+        for term in terms & self.exclusions.keys():
+            key = (term, text)
+            spans = self._spans.get(key)
+            if spans is None:
+                if len(self._spans) > 4096:
+                    self._spans.clear()
+                spans = self._spans[key] = [m.span() for m in self.exclusions[term].finditer(text)]
+            if any(a <= start and end <= b for a, b in spans):
+                kept.discard(term)
+        return frozenset(kept)
 
     def _matches_at(self, text: str, low: str, word_start: int, word: str):
         """Forms whose first word starts at `word_start`, longest first."""
@@ -123,7 +159,8 @@ class TermIndex:
                     continue
                 if form.counter_only and not _after_number(text, start, self.numeral_ends):
                     continue
-                yield TermMatch(start, end, text[start:end], self._terms(text[start:end]))
+                terms = self._sense(text, start, end, self._terms(text[start:end]))
+                yield TermMatch(start, end, text[start:end], terms)
 
     def find_all(self, text: str) -> list[TermMatch]:
         """Every form at every word start, overlapping ones included: "cubo de reparación"
@@ -191,6 +228,19 @@ class TermIndex:
 
     def components(self, match: TermMatch) -> set[str]:
         return {self.component[t] for t in match.terms if t in self.component}
+
+
+def _phrase_pattern(phrase: str) -> str:
+    """A `not:` phrase as a regular expression: words separated by any space, `*` any one word,
+    whole words (a Hangul word may carry particles: "회복" matches "회복합니다")."""
+    parts = []
+    for word in normalize(phrase.strip()).split(" "):
+        if word == "*":
+            parts.append(r"\S+")
+        else:
+            tail = r"[가-힣]*" if _HANGUL_END.search(word) else r"(?![^\W_])"
+            parts.append(re.escape(word) + tail)
+    return r"(?<![^\W_])" + r"\s+".join(parts)
 
 
 def _after_number(text: str, start: int, numeral_ends: frozenset[str]) -> bool:

@@ -206,6 +206,13 @@ def _terms(
     where: dict,
     swaps_only: bool,
 ) -> list[Finding]:
+    """Glossary terms of `a` whose counterpart `b` lacks, and the other way round.
+
+    A term missing on one side is a finding in a list item, unless that side's language may
+    omit it (`omit:` in the glossary, e.g. a subject Korean leaves out). A swap is always a
+    finding, in list items and in prose: a term missing on one side while the other side says
+    another term more often than this side ("red destroyer" -> "red submarine" next to a
+    "blue submarine" both sides have)."""
     found_a = _comparable(a_idx.find_all(a), a_idx.lang)
     found_b = _comparable(b_idx.find_all(b), b_idx.lang)
     ids_a = set().union(*(m.terms for m in found_a)) if found_a else set()
@@ -213,10 +220,30 @@ def _terms(
     missing_in_b = _unmatched(found_a, ids_b, b_idx, a_idx.lang)
     missing_in_a = _unmatched(found_b, ids_a, a_idx, b_idx.lang)
     if not missing_in_a and not missing_in_b:
-        return []
-    if swaps_only and not (missing_in_a and missing_in_b):
-        return []
+        missing_in_b, missing_in_a = _group_swap(found_a, found_b, a_idx)
+        if not missing_in_b:
+            return []
     la, lb = a_idx.lang, b_idx.lang
+    swapped = bool(missing_in_a and missing_in_b)
+    if not swapped:
+        # one side lacks a term: a swap when the other side says some shared term more often
+        if missing_in_b:
+            more = _said_more(found_b, found_a, missing_in_b, a_idx)
+        else:
+            more = _said_more(found_a, found_b, missing_in_a, a_idx)
+        if more:
+            if missing_in_b:
+                missing_in_a = more
+            else:
+                missing_in_b = more
+            swapped = True
+    if not swapped:
+        if swaps_only:
+            return []
+        missing_in_b = [(m, ids) for m, ids in missing_in_b if not set(ids) <= b_idx.omissible]
+        missing_in_a = [(m, ids) for m, ids in missing_in_a if not set(ids) <= a_idx.omissible]
+        if not missing_in_a and not missing_in_b:
+            return []
     if missing_in_a and missing_in_b:
         message = (
             f"{label}: {la} says {_terms_list(missing_in_b)} where {lb} says "
@@ -241,6 +268,40 @@ def _terms(
             "difference in accepted.yaml",
         )
     ]
+
+
+def _group_swap(found_a: list[TermMatch], found_b: list[TermMatch], idx) -> tuple[list, list]:
+    """Both sides name the same kinds, but one of a group fewer times on side b and another
+    of that group more times: "red destroyer ... blue destroyer" -> "red submarine ... blue
+    destroyer". Only terms of a declared group (glossary `group:`) are compared this way: the
+    kinds of one component ("red and yellow cubes") are too often named together."""
+    groups = idx.declared_group
+    count_a = Counter(t for m in found_a for t in m.terms if t in groups)
+    count_b = Counter(t for m in found_b for t in m.terms if t in groups)
+    for fewer in sorted(t for t in count_a if count_b[t] < count_a[t]):
+        group = groups[fewer]
+        more = sorted(t for t in count_b if groups[t] == group and count_b[t] > count_a[t])
+        if more:
+            m_a = next(m for m in found_a if fewer in m.terms)
+            m_b = next(m for m in found_b if more[0] in m.terms)
+            return [(m_a, [fewer])], [(m_b, more[:1])]
+    return [], []
+
+
+def _said_more(found: list[TermMatch], other: list[TermMatch], missing: list, idx) -> list:
+    """Terms `found` says more often than `other` does, of the same group as a term the other
+    side lacks (glossary `group:` or the same component): what took its place."""
+    groups = {idx.group.get(t) for _, ids in missing for t in ids} - {None}
+    if not groups:
+        return []
+    mine = Counter(t for m in found for t in m.terms)
+    theirs = Counter(t for m in other for t in m.terms)
+    out: list[tuple[TermMatch, list[str]]] = []
+    for m in found:
+        extra = sorted(t for t in m.terms if idx.group.get(t) in groups and mine[t] > theirs[t])
+        if extra and not any(ids == extra for _, ids in out):
+            out.append((m, extra))
+    return out
 
 
 def _comparable(found: list[TermMatch], lang: str) -> list[TermMatch]:

@@ -88,7 +88,7 @@ def sync(project, args, load, check, print_findings) -> int:
         raise ContentError(
             "say what was reviewed: --lang L, --section N or --all",
             code="usage",
-            hint="e.g. `pnp i18n sync dogfight --lang en --section 5.2`",
+            hint="e.g. `pnp i18n sync GAME --lang en --section 5.2`",
         )
     code = EXIT_OK
     for content in load(project, args.games):

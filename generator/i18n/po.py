@@ -481,7 +481,7 @@ def _stage(
                         file=str(po_path),
                         key=e.segment.ctx,
                         hint=f"the {lang} rulebook is laid out differently from the source's: "
-                        "add the paragraph or item by hand, then import again",
+                        "add the paragraph or item yourself, then import again",
                     )
                 )
             else:

@@ -28,13 +28,16 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import yaml
+from pydantic import Field
 
 from generator.content import GameContent
 from generator.errors import ContentError
 from generator.fsio import write_bytes as atomic_write
 from generator.i18n.segments import Segment, source_language
+from generator.model import LANG_RE, Strict
 from generator.yamlload import YDict, load_yaml
 
 FILE = "i18n-sync.yaml"
@@ -43,8 +46,25 @@ HEADER = (
     "# Translations reviewed against their source, written by `pnp i18n sync` and\n"
     "# `pnp i18n import`. For each language and segment: the digest of the source text the\n"
     "# translation was reviewed against; `texts` keeps those source texts, so a stale translation\n"
-    "# can show what changed. Do not edit by hand.\n"
+    "# can show what changed. Written by pnp: do not edit.\n"
 )
+
+
+class SyncSchema(Strict):
+    """The file's shape, for `pnp schema` (load() reads it itself, to locate every error)."""
+
+    source: str | None = Field(None, pattern=LANG_RE, description="the source language")
+    format: Literal["segments"] | None = Field(
+        None, description="`segments`; absent in the older one-digest-per-section format"
+    )
+    languages: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="language -> {segment context (or, in the older format, section number) -> "
+        "digest of the source text the translation was reviewed against, or `untranslated`}",
+    )
+    texts: dict[str, str] = Field(
+        default_factory=dict, description="digest -> the source text it was computed from"
+    )
 
 
 def digest(text: str) -> str:

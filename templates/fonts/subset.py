@@ -1,6 +1,7 @@
 """Rebuild the bundled fonts from Debian's fonts-nanum (run by hand, not by the build).
 
-    apt-get download fonts-nanum && dpkg-deb -x fonts-nanum_*.deb x
+    apt-get download fonts-nanum fonts-nanum-extra   # ExtraBold is in fonts-nanum-extra
+    for deb in fonts-nanum*.deb; do dpkg-deb -x "$deb" x; done
     python templates/fonts/subset.py x/usr/share/fonts/truetype/nanum templates/fonts
 
 NanumGothic's licence (SIL OFL 1.1) reserves the name "NanumGothic" for unmodified
@@ -20,7 +21,7 @@ RANGES = [
     (0x2010, 0x2027), (0x2030, 0x203A),  # dashes, quotes, bullets, ellipsis, per mille
     (0x2190, 0x2199),  # arrows
     (0x2212, 0x2212), (0x00D7, 0x00D7), (0x2260, 0x2265),  # minus, times, comparisons
-    (0x25A0, 0x25CF), (0x2605, 0x2606),  # squares, triangles, circles, stars
+    (0x25A0, 0x25FF), (0x2605, 0x2606),  # geometric shapes (list bullets ◦ ▪), stars
     (0x3000, 0x303F),  # CJK symbols and punctuation
     (0x3131, 0x318E),  # Hangul compatibility jamo
     (0xAC00, 0xD7A3),  # Hangul syllables

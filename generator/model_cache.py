@@ -1,0 +1,87 @@
+"""The validated content model of a game, kept between commands, keyed by file hashes.
+
+Loading a big game (parsing its YAML, validating every item, expanding matrices) costs more
+than reading the result back, so a game that loaded cleanly is pickled; the next command
+reads it back when the key matches: pnp's code, the project folder, and the content of every
+file of the game folder and of templates/ (big files, fonts and art, by size and time).
+Only games that loaded without error are kept; any change to any of those files misses.
+
+The cache lives in the user's cache folder (`$PNP_CACHE_DIR`, else `$XDG_CACHE_HOME/pnp`,
+else `~/.cache/pnp`), never in the project: a pickle is code, so a project (which may come
+from anyone) must not be able to hand pnp one. Set PNP_CACHE_DIR=off to turn it off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from generator import fsio
+from generator.project import Project, code_digest
+
+if TYPE_CHECKING:
+    from generator.content import GameContent
+
+BIG = 512 * 1024  # bytes: larger files count by size and modification time
+
+
+def folder() -> Path | None:
+    chosen = os.environ.get("PNP_CACHE_DIR")
+    if chosen == "off":
+        return None
+    if chosen:
+        return Path(chosen) / "models"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "pnp" / "models"
+
+
+def _digest_tree(h, root: Path) -> None:
+    if not root.is_dir():
+        return
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        stat = path.stat()
+        h.update(f"\0{path.relative_to(root)}\0{stat.st_size}\0".encode())
+        if stat.st_size > BIG:
+            h.update(str(stat.st_mtime_ns).encode())
+        else:
+            h.update(hashlib.sha256(path.read_bytes()).digest())
+
+
+def key(project: Project, game_id: str) -> str | None:
+    """The digest of everything loading the game reads, or None (no cache, no such game)."""
+    game_dir = project.game_dir(game_id)
+    if folder() is None or not game_dir.is_dir():
+        return None
+    h = hashlib.sha256(f"{code_digest()}\0{project.root.resolve()}\0{game_id}".encode())
+    _digest_tree(h, game_dir)
+    h.update(b"\0templates\0")
+    _digest_tree(h, project.templates)
+    return h.hexdigest()
+
+
+def _path(project: Project, game_id: str, digest: str) -> Path:
+    where = folder()
+    assert where is not None  # key() gave a digest, so the cache is on
+    owner = hashlib.sha256(f"{project.root.resolve()}\0{game_id}".encode()).hexdigest()[:16]
+    return where / f"{owner}-{digest[:32]}.pickle"
+
+
+def get(project: Project, game_id: str, digest: str) -> GameContent | None:
+    try:
+        data = _path(project, game_id, digest).read_bytes()
+        return pickle.loads(data)  # our own file, in the user's cache folder (see above)
+    except Exception:  # missing, truncated, or made by another pnp: load afresh
+        return None
+
+
+def put(project: Project, game_id: str, digest: str, content: GameContent) -> None:
+    path = _path(project, game_id, digest)
+    try:
+        for old in path.parent.glob(path.name.split("-")[0] + "-*.pickle"):
+            old.unlink(missing_ok=True)  # one entry per game and project
+        fsio.write_bytes(path, pickle.dumps(content, protocol=pickle.HIGHEST_PROTOCOL))
+    except OSError:
+        pass  # a read-only home: no cache, same results

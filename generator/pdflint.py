@@ -1,0 +1,195 @@
+"""`pdf-structure`: every PDF pnp writes is read back and linted before it is committed.
+
+What a strict RIP (or Ghostscript with -dPDFSTOPONERROR) rejects, and what `qpdf --check` does
+not notice, is a content stream that names a resource its scope does not define. So every
+content stream (each page's, each Form XObject's and each tiling pattern's, recursively) is
+parsed, and every name it uses is looked up in its resources:
+
+    gs -> ExtGState   Tf -> Font   Do -> XObject   sh -> Shading
+    cs/CS -> ColorSpace (device spaces excepted)   scn/SCN with a name -> Pattern
+
+Then every font in reach must be embedded (FontFile, FontFile2 or FontFile3), and its name
+(less the six-letter subset tag) must be one of the fonts in templates/fonts/: a font the
+system supplied behind our back (a fallback for a glyph our fonts lack) is a finding.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator import session
+
+OPERATORS = {
+    b"gs": "ExtGState",
+    b"Tf": "Font",
+    b"Do": "XObject",
+    b"sh": "Shading",
+    b"cs": "ColorSpace",
+    b"CS": "ColorSpace",
+    b"scn": "Pattern",
+    b"SCN": "Pattern",
+}
+DEVICE_SPACES = {"/DeviceGray", "/DeviceRGB", "/DeviceCMYK", "/Pattern"}
+
+
+@dataclass(frozen=True)
+class Problem:
+    page: int  # from 1
+    where: str  # "page", "form /svg1a2b", ...
+    message: str
+
+    def __str__(self) -> str:
+        return f"page {self.page}, {self.where}: {self.message}"
+
+
+@session.cached
+def bundled_font_names(fonts_dir: Path) -> frozenset[str]:
+    """The families of the fonts in templates/fonts/ (fonts.yaml), as PDF font names begin:
+    ReportLab names a font by its PostScript name ("PnPGothic-Bold"), WeasyPrint by family and
+    style ("PnP-Gothic-Ultra-Bold"); both start with the family once dashes and spaces go."""
+    from reportlab.pdfbase import pdfmetrics
+
+    from generator.fonts import fontbook
+
+    names = set()
+    for faces in fontbook(fonts_dir).families.values():
+        for face in faces.values():
+            name = pdfmetrics.getFont(face.name).face.name
+            name = name.decode("latin-1") if isinstance(name, bytes) else str(name)
+            names.add(_squash(name.split("-", 1)[0]))
+    return frozenset(names)
+
+
+def _squash(name: str) -> str:
+    return name.replace("-", "").replace(" ", "").replace("_", "").lower()
+
+
+def lint(path: Path, allowed_fonts: Iterable[str] | None = None) -> list[Problem]:
+    """Problems of the PDF at `path` (empty when it is sound)."""
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    try:
+        reader = PdfReader(str(path), strict=False)
+        pages = list(reader.pages)
+    except (PdfReadError, OSError, ValueError) as exc:
+        return [Problem(0, "file", f"cannot be read ({exc})")]
+    linter = _Linter(frozenset(allowed_fonts) if allowed_fonts is not None else None)
+    for number, page in enumerate(pages, start=1):
+        linter.page = number
+        resources = _resolve(page.get("/Resources")) or {}
+        linter.stream(page.get_contents(), resources, "page")
+    return linter.problems
+
+
+class _Linter:
+    def __init__(self, allowed_fonts: frozenset[str] | None):
+        self.allowed = allowed_fonts
+        self.problems: list[Problem] = []
+        self.page = 0
+        self.seen_streams: set[object] = set()  # a form reused on 50 pages is linted once
+        self.seen_fonts: set[object] = set()
+
+    def add(self, where: str, message: str) -> None:
+        self.problems.append(Problem(self.page, where, message))
+
+    def stream(self, stream: Any, resources: Any, where: str) -> None:
+        from pypdf.generic import ContentStream
+
+        if stream is None:
+            return
+        try:
+            content = ContentStream(stream, None)
+            operations = content.operations
+        except Exception as exc:  # pypdf raises many kinds for a broken stream
+            self.add(where, f"content stream cannot be parsed ({type(exc).__name__}: {exc})")
+            return
+        used: dict[str, set[str]] = {}
+        for operands, operator in operations:
+            kind = OPERATORS.get(operator)
+            if kind is None or not operands:
+                continue
+            name = operands[-1] if kind == "Pattern" else operands[0]
+            if not isinstance(name, str) or not name.startswith("/"):
+                continue  # scn with colour components only
+            if kind == "ColorSpace" and name in DEVICE_SPACES:
+                continue
+            used.setdefault(kind, set()).add(name)
+        for kind, names in sorted(used.items()):
+            defined = _resolve(resources.get("/" + kind)) or {}
+            for name in sorted(names):
+                if name not in defined:
+                    self.add(where, f"{kind} {name} is used but not defined in its resources")
+                elif kind == "XObject":
+                    self.xobject(_resolve(defined[name]), resources, f"form {name}")
+        for name, font in sorted((_resolve(resources.get("/Font")) or {}).items()):
+            self.font(_resolve(font), name, where)
+        for name, pattern in sorted((_resolve(resources.get("/Pattern")) or {}).items()):
+            pattern = _resolve(pattern)
+            if _resolve(pattern.get("/PatternType")) == 1:  # tiling: a content stream of its own
+                self.xobject(pattern, resources, f"pattern {name}")
+
+    def xobject(self, obj: Any, parent_resources: Any, where: str) -> None:
+        if obj is None:
+            return
+        if where.startswith("form") and _resolve(obj.get("/Subtype")) != "/Form":
+            return  # an image
+        ref = getattr(obj, "indirect_reference", None)
+        ident = (ref.idnum, ref.generation) if ref is not None else id(obj)
+        if ident in self.seen_streams:
+            return
+        self.seen_streams.add(ident)
+        own = _resolve(obj.get("/Resources"))
+        self.stream(obj, own if own is not None else parent_resources, where)
+
+    def font(self, font: Any, name: str, where: str) -> None:
+        ref = getattr(font, "indirect_reference", None)
+        ident = (ref.idnum, ref.generation) if ref is not None else id(font)
+        if ident in self.seen_fonts:
+            return
+        self.seen_fonts.add(ident)
+        subtype = _resolve(font.get("/Subtype"))
+        base = str(_resolve(font.get("/BaseFont")) or "?").lstrip("/")
+        if subtype == "/Type3":
+            return  # glyphs drawn by content streams of its own: nothing to embed
+        described = font
+        if subtype == "/Type0":
+            descendants = _resolve(font.get("/DescendantFonts")) or []
+            described = _resolve(descendants[0]) if descendants else {}
+        descriptor = _resolve(described.get("/FontDescriptor")) or {}
+        if not any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")):
+            self.add(where, f"font {name} ({base}) is not embedded")
+            return
+        plain = base.split("+", 1)[1] if len(base) > 7 and base[6] == "+" else base
+        if plain.endswith(("Oblique", "Italic")) and _hangul(font):
+            self.add(where, f"font {name} ({plain}) sets Hangul in a synthetic oblique")
+        if self.allowed is not None and not _squash(plain).startswith(tuple(self.allowed)):
+            self.add(
+                where,
+                f"font {name} ({plain}) is not one of the bundled fonts "
+                f"({', '.join(sorted(self.allowed))}...): a system font filled in for a glyph or a "
+                "style the bundled fonts lack",
+            )
+
+
+_HEX4 = re.compile(rb"<([0-9A-Fa-f]{4})>")
+
+
+def _hangul(font: Any) -> bool:
+    """Whether a font's ToUnicode map yields Hangul syllables (glyph ids stay far below U+AC00)."""
+    cmap = _resolve(font.get("/ToUnicode"))
+    if cmap is None:
+        return False
+    try:
+        data = cmap.get_data()
+    except Exception:
+        return False
+    return any(0xAC00 <= int(h, 16) <= 0xD7A3 for h in _HEX4.findall(data))
+
+
+def _resolve(obj: Any) -> Any:
+    return obj.get_object() if hasattr(obj, "get_object") else obj

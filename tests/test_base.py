@@ -1,0 +1,82 @@
+"""The engineering base: the one atomic write, caches owned by a command's session, the content
+model cache."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator import fsio, model_cache, session
+from generator.content import load_game
+from generator.project import Project
+
+MINI = {
+    "content/mini/game.yaml": "id: mini\ntitle: Mini\nlanguages: [en]\nprint: {papers: [a4]}\n",
+    "content/mini/components/cards.yaml": (
+        "id: cards\nname: Cards\nsize: poker\nlayout: mini/card\n"
+        "items:\n  - {id: a, data: {word: alpha}}\n  - {id: b, count: 2, data: {word: beta}}\n"
+    ),
+    "content/mini/layouts/mini/card.yaml": (
+        'boxes:\n  - {id: w, kind: text, text: "{{ word }}", x: 5, y: 5, w: 50, h: 10, '
+        "size: 12pt}\n"
+    ),
+}
+
+
+def test_atomic_write_replaces_whole_or_not_at_all(tmp_path):
+    target = tmp_path / "out" / "file.pdf"
+    fsio.write_bytes(target, b"first")
+    assert target.read_bytes() == b"first"
+    with pytest.raises(RuntimeError), fsio.atomic_path(target) as tmp:
+        tmp.write_bytes(b"half of the sec")
+        raise RuntimeError("killed while writing")
+    assert target.read_bytes() == b"first"  # the old file, whole
+    assert sorted(p.name for p in target.parent.iterdir()) == ["file.pdf"]  # no temp left
+    fsio.write_text(target, "second")
+    assert target.read_text() == "second"
+
+
+def test_session_caches_live_for_one_command(tmp_path):
+    calls = []
+
+    @session.cached
+    def read(path):
+        calls.append(path)
+        return path.read_text()
+
+    path = tmp_path / "x.txt"
+    path.write_text("one")
+    with session.new():
+        assert read(path) == "one"
+        path.write_text("two")
+        assert read(path) == "one"  # one command reads a file once
+    with session.new():
+        assert read(path) == "two"  # the next command sees the edit
+    assert len(calls) == 2
+
+
+def test_model_cache_hits_for_the_same_files_and_misses_after_an_edit(make_project):
+    root = make_project(MINI)
+    project = Project(root)
+    first = load_game(project, "mini")
+    digest = model_cache.key(project, "mini")
+    assert digest and model_cache.get(project, "mini", digest) is not None  # kept
+    again = load_game(project, "mini")
+    assert again is not first  # read back, a fresh object
+    assert [(i.id, i.count, i.data) for c in again.components for i in c.items] == [
+        ("a", 1, {"word": "alpha"}),
+        ("b", 2, {"word": "beta"}),
+    ]
+    comp = root / "content/mini/components/cards.yaml"
+    comp.write_text(comp.read_text().replace("count: 2", "count: 3"))
+    assert model_cache.key(project, "mini") != digest
+    edited = load_game(project, "mini")
+    assert [i.count for i in edited.components[0].items] == [1, 3]
+
+
+def test_model_cache_lives_outside_the_project_and_can_be_turned_off(make_project, monkeypatch):
+    root = make_project(MINI)
+    where = model_cache.folder()
+    assert where is not None and root not in where.parents
+    monkeypatch.setenv("PNP_CACHE_DIR", "off")
+    assert model_cache.key(Project(root), "mini") is None
+    assert load_game(Project(root), "mini").components[0].items[0].id == "a"
