@@ -75,6 +75,7 @@ class Language:
     numbers: Numbers
     units: str  # regex of unit words a count may count ("cartas?|piezas?")
     per_player: str | None  # regex: "(15 para cada jugador)", group 1 is the number
+    list_separators: str | None  # regex between the parts of a list: ", ", " y ", "와 "
     stopwords: frozenset[str]
     note_labels: tuple[str, ...]
     file: Path | None = None
@@ -177,6 +178,7 @@ def get(code: str) -> Language:
         ),
         units=str(counts.get("units") or ""),
         per_player=counts.get("per_player"),
+        list_separators=counts.get("list_separators"),
         stopwords=frozenset(str(w).lower() for w in data.get("stopwords") or ()),
         note_labels=tuple(data.get("note_labels") or ()),
         file=path,

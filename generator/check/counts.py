@@ -232,11 +232,14 @@ def check(view: GameView) -> list[Finding]:
 # ---------------------------------------------------------------- counts in sentences
 
 _SENTENCE = re.compile(r"(?<=[.;:!?])\s+")
-_ELEMENTS = {
-    "es": re.compile(r"\s*,\s*(?:y\s+|e\s+)?|\s+(?:y|e)\s+(?=\S)"),
-    "en": re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+(?=\S)"),
-    "ko": re.compile(r"\s*,\s*|(?<=[가-힣])(?:와|과|및)\s+|\s+및\s+"),
-}
+
+
+@lru_cache(maxsize=16)
+def _elements(lang: str) -> re.Pattern | None:
+    """What separates the parts of a list in running text (`counts.list_separators` in the
+    language's file): commas and "y", "and", "와/과"..."""
+    pattern = languages.get(lang).list_separators
+    return re.compile(pattern) if pattern else None
 
 
 def _sentence_lists(
@@ -253,7 +256,7 @@ def _sentence_lists(
     introduction: "La caja contiene 40 cartas..."). Two counts only make a list of contents
     when one of them agrees with the manifest (else "roba 2 cartas de orden y 1 de control",
     an effect, would be one); three or more always do."""
-    split = _ELEMENTS.get(lang)
+    split = _elements(lang)
     if split is None:
         return []
     out = []
@@ -287,8 +290,9 @@ def _element_count(element: str, lang: str, idx: TermIndex, first: bool) -> Stat
     units = _units(lang)
     element = element.strip(" .;:")
     placeholder = rtext.Item(0, element, 0)
+    counter_language = languages.get(lang).numbers.uses_counters
     for n in find_numbers(element, lang):
-        if lang == "ko":
+        if counter_language:  # the counted thing comes before the number: "맵 카드 15장"
             rest = element[n.end :]
             if rest.strip() and not _KO_TAIL.fullmatch(rest):
                 continue
