@@ -157,7 +157,7 @@ def cmd_new(project, args) -> int:
 
     langs = [lang.strip() for lang in args.langs.split(",") if lang.strip()]
     folder, notes = new_game(project, args.game, langs)
-    print(f"pnp new: {folder.relative_to(project.root)}/ and templates/layouts/{args.game}/")
+    print(f"pnp new: {folder.relative_to(project.root)}/ (its layouts in layouts/)")
     for note in notes:
         print(f"  note: {note}")
     print(f"next: pnp check {args.game}; pnp render {args.game} cards scout; pnp print {args.game}")

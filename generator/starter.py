@@ -80,12 +80,8 @@ def new_game(project: Project, game: str, langs: list[str]) -> tuple[Path, list[
             hint="ISO 639-1 codes, e.g. --langs es,en",
         )
     dest = project.game_dir(game)
-    layouts = project.layouts / game
-    for taken in (dest, layouts):
-        if taken.exists():
-            raise ContentError(
-                f"{taken} exists already", code="usage", hint="choose another game id"
-            )
+    if dest.exists():
+        raise ContentError(f"{dest} exists already", code="usage", hint="choose another game id")
     starter = project.templates / "starter"
     strings_file = starter / "strings.yaml"
     strings = yaml.safe_load(strings_file.read_text(encoding="utf-8"))
@@ -114,10 +110,7 @@ def new_game(project: Project, game: str, langs: list[str]) -> tuple[Path, list[
             text = source.read_text(encoding="utf-8")
             target.write_text(_fill(text, strings, langs, game, title, source), encoding="utf-8")
         (staged / "art").mkdir(exist_ok=True)
-        # Layouts live with the shared ones, under templates/layouts/<game>/.
-        staged_layouts = staged / "layouts"
+        # The whole game, its layouts included (content/<game>/layouts/), is one folder.
         project.content.mkdir(parents=True, exist_ok=True)
-        layouts.parent.mkdir(parents=True, exist_ok=True)
-        shutil.move(str(staged_layouts), str(layouts))
         shutil.move(str(staged), str(dest))
     return dest, notes
