@@ -14,11 +14,11 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PrivateAttr,
     WithJsonSchema,
     field_validator,
     model_validator,
 )
-from pydantic.json_schema import SkipJsonSchema
 
 from generator.units import Length, parse_length
 
@@ -249,36 +249,39 @@ class Game(Strict):
     check: CheckSettings = CheckSettings()
     description: LangText | None = None
 
-    drafts: SkipJsonSchema[dict[str, float]] = Field(
-        {},
-        description="set from `languages:` entries such as {fr: draft} (always a draft, 1.01) or "
-        "{fr: {complete: 90%}} (a draft while under 90% translated): language -> completeness "
-        "it needs to stop being a draft",
-    )
+    # language -> the completeness it needs to stop being a draft (1.01: always a draft), from
+    # `languages:` entries such as {fr: draft} or {fr: {complete: 90%}}
+    _drafts: dict[str, float] = PrivateAttr(default_factory=dict)
 
-    @model_validator(mode="before")
+    @property
+    def drafts(self) -> dict[str, float]:
+        return self._drafts
+
+    @model_validator(mode="wrap")
     @classmethod
-    def _draft_languages(cls, data):
+    def _draft_languages(cls, data, handler):
         """`languages: [es, en, {fr: draft}]`: a draft language's findings are warnings and it
         never stops the other languages from building."""
-        if not isinstance(data, dict) or not isinstance(data.get("languages"), list):
-            return data
-        codes, drafts = [], {}
-        for entry in data["languages"]:
-            if isinstance(entry, dict) and len(entry) == 1:
-                code, how = next(iter(entry.items()))
-                threshold = _draft_threshold(how)
-                if threshold is None:  # left as it is: the field's validator names it
+        drafts: dict[str, float] = {}
+        if isinstance(data, dict) and isinstance(data.get("languages"), list):
+            codes = []
+            for entry in data["languages"]:
+                if isinstance(entry, dict) and len(entry) == 1:
+                    code, how = next(iter(entry.items()))
+                    threshold = _draft_threshold(how)
+                    if threshold is None:  # left as it is: the field's validator names it
+                        codes.append(entry)
+                        continue
+                    codes.append(code)
+                    drafts[code] = threshold
+                else:
                     codes.append(entry)
-                    continue
-                codes.append(code)
-                drafts[code] = threshold
-            else:
-                codes.append(entry)
-        if drafts:
-            data = dict(data)
-            data["languages"], data["drafts"] = codes, drafts
-        return data
+            if drafts:
+                data = dict(data)
+                data["languages"] = codes
+        game = handler(data)
+        game._drafts = drafts
+        return game
 
     @field_validator("languages", mode="before")
     @classmethod
