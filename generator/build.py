@@ -580,9 +580,18 @@ def build_manifest(game: str, targets: list[Target], state: GameState) -> dict:
     return {"game": game, "files": files, "sheets": sheets}
 
 
+def _wanted(content, target: Target) -> bool:
+    """False for a target of a draft language that `pnp print` skips (it has errors)."""
+    skip = getattr(content, "skip_languages", None) or set()
+    return target.lang not in skip and not set(target.langs) & skip
+
+
 def build(project: Project, games: list, options: Options, log=print) -> dict:
     """Build every target of `games` (loaded GameContent) that is out of date. Returns counts."""
-    plans = {content.id: plan_targets(project, content, options) for content in games}
+    plans = {
+        content.id: [t for t in plan_targets(project, content, options) if _wanted(content, t)]
+        for content in games
+    }
     # Leftovers of a build that was killed: we hold the lock, so no one else is writing them.
     for game in plans:
         for stale in (

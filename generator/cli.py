@@ -66,18 +66,29 @@ def _parser() -> argparse.ArgumentParser:
         help="list every accepted finding (default: one summary line per game)",
     )
 
-    i18 = sub.add_parser("i18n", help="translations: coverage and staleness, marking them in sync")
+    i18 = sub.add_parser("i18n", help="translations: status, review, PO export and import")
     isub = i18.add_subparsers(dest="i18n_command", required=True)
-    st = isub.add_parser("status", help="per language: sections translated, in sync, stale")
+    st = isub.add_parser("status", help="per language: translated, stale (old/new), missing")
     st.add_argument("games", nargs="*")
-    sy = isub.add_parser(
-        "sync", help="mark translated sections as reviewed against the current source"
-    )
+    st.add_argument("--lang", action="append", help="only this language (repeat for several)")
+    sy = isub.add_parser("sync", help="mark translations reviewed against the current source")
     sy.add_argument("games", nargs="*")
     sy.add_argument("--lang", action="append", help="only this language (repeat for several)")
-    sy.add_argument(
-        "--section", action="append", help="only this section number, e.g. 3.2 (repeat)"
-    )
+    sy.add_argument("--section", action="append", help="only this section, e.g. 3.2 (repeat)")
+    sy.add_argument("--all", action="store_true", help="every language and every string")
+    ex = isub.add_parser("export", help="write a PO file (a POT with --template) for translators")
+    ex.add_argument("game")
+    ex.add_argument("--lang", help="the target language (not needed with --template)")
+    ex.add_argument("--template", action="store_true", help="a POT: sources, empty msgstr")
+    ex.add_argument("-o", "--output", type=Path, help="file (default output/i18n/GAME.LANG.po)")
+    im = isub.add_parser("import", help="write a translated PO file back into the content")
+    im.add_argument("game")
+    im.add_argument("po", type=Path)
+    im.add_argument("--lang", help="default: the PO file's Language header")
+    ad = isub.add_parser("add", help="add a language as a draft and write its PO file")
+    ad.add_argument("game")
+    ad.add_argument("lang")
+    ad.add_argument("-o", "--output", type=Path, help="file (default output/i18n/GAME.LANG.po)")
 
     ca = sub.add_parser(
         "calibrate", help="write a duplex test sheet that measures your printer's back offset"
@@ -333,10 +344,12 @@ def cmd_print(project, args) -> int:
             keys = "".join(t.key for t in build.plan_targets(project, content, options))
             keys = hashlib.sha256((keys + check_key(content)).encode()).hexdigest()
             state = build.load_state(project, content.id)
-            if state.checked != keys:
+            # a game with a draft language is always checked: it decides which drafts build
+            if state.checked != keys or content.game.drafts:
                 stale.append((content, keys, state))
         if stale:
             findings = _check([c for c, _, _ in stale])
+            _skip_broken_drafts([c for c, _, _ in stale], findings)
             if findings:
                 _print_findings(findings, sys.stderr)
             if any(f.severity == "error" and not f.accepted for f in findings):
@@ -359,47 +372,25 @@ def cmd_print(project, args) -> int:
     return EXIT_OK
 
 
-def cmd_i18n(project, args) -> int:
-    from generator.check import i18n
-    from generator.check.game import GameView
+def _skip_broken_drafts(contents, findings) -> None:
+    """A draft language with errors is skipped, with a notice; the others still build."""
+    from generator.i18n import drafts
 
-    for content in _load(project, args.games):
-        view = GameView(content)
-        source = view.source_lang
-        if source is None:
-            print(f"{content.id}: no rulebooks")
-            continue
-        if args.i18n_command == "sync":
-            marked = i18n.mark(view, args.lang, args.section)
-            for lang, numbers in marked.items():
-                print(
-                    f"{content.id} {lang}: marked {len(numbers)} section(s) in sync with {source}: "
-                    + ", ".join(numbers)
-                )
-            if not marked:
-                print(f"{content.id}: nothing to mark (check --lang and --section)")
-            print(f"  -> {i18n.path_of(view).relative_to(project.root)}")
-            continue
-        sections = len(content.rules[source].sections)
-        tracked = i18n.path_of(view).exists()
-        print(
-            f"{content.id}: source {source}, {sections} section(s)"
-            + ("" if tracked else "; never synced (no rules/i18n-sync.yaml)")
-        )
-        for st in i18n.status(view):
-            line = (
-                f"  {st.lang}: {len(st.translated)}/{st.total} translated, "
-                f"{len(st.in_sync)} in sync, "
-                f"{len(st.stale)} stale, {len(st.unsynced)} never synced"
+    for content in contents:
+        mine = [f for f in findings if f.game == content.id]
+        content.skip_languages = drafts.blocked(content, mine)
+        for lang in sorted(content.skip_languages):
+            print(
+                f"pnp print: {content.id}: draft language {lang} has errors (shown above as "
+                f"'draft {lang}' warnings): not built this time",
+                file=sys.stderr,
             )
-            print(line)
-            if st.missing:
-                print(f"      missing: {', '.join(st.missing)}")
-            if st.stale:
-                print(f"      stale:   {', '.join(st.stale)}")
-            if st.unsynced and tracked:
-                print(f"      never synced: {', '.join(st.unsynced)}")
-    return EXIT_OK
+
+
+def cmd_i18n(project, args) -> int:
+    from generator.i18n import commands
+
+    return commands.run(project, args, _load, _check, _print_findings)
 
 
 def cmd_calibrate(project, args) -> int:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator import model, templating
+from generator import languages, model, templating
 from generator.errors import ContentError
 from generator.layouts import game_store
 from generator.limits import LIMITS, exceeded
@@ -71,6 +71,7 @@ class GameContent:
     manifest_raw: Any = None
     files: list[Path] = field(default_factory=list)
     rules: dict = field(default_factory=dict)  # lang -> RulesSource
+    draft_errors: list = field(default_factory=list)  # draft languages' rulebooks that did not load
 
     @property
     def id(self) -> str:
@@ -187,6 +188,7 @@ def load_game(project: Project, game_id: str) -> GameContent:
 
 
 def _load_game(project: Project, game_id: str) -> GameContent:
+    languages.use_project_templates(project.templates)
     game_dir = project.game_dir(game_id)
     game_file = game_dir / "game.yaml"
     if not game_dir.is_dir():
@@ -272,14 +274,17 @@ def _load_game(project: Project, game_id: str) -> GameContent:
         )
     _check_paths_and_papers(project, game, raw_game, game_file, game_dir, components)
     _check_sheet_groups(components)
-    rules = _load_rules(game_dir, game)
+    draft_errors: list[ContentError] = []
+    rules = _load_rules(game_dir, game, draft_errors)
     manifest, manifest_raw = None, None
     manifest_file = game_dir / "manifest.yaml"
     if manifest_file.exists():
         manifest_raw = load_yaml(manifest_file)
         manifest = validate(model.Manifest, manifest_raw, manifest_file)
         files.append(manifest_file)
-    return GameContent(project, game_dir, game, components, manifest, manifest_raw, files, rules)
+    content = GameContent(project, game_dir, game, components, manifest, manifest_raw, files, rules)
+    content.draft_errors = draft_errors
+    return content
 
 
 def _load_layouts(
@@ -394,10 +399,21 @@ def _shape_size(comp: model.Component, size, comp_file: Path, raw) -> tuple[floa
     return derived
 
 
-def _load_rules(game_dir: Path, game: model.Game) -> dict:
+def _load_rules(game_dir: Path, game: model.Game, draft_errors: list[ContentError]) -> dict:
+    """Every rulebook; one of a draft language that does not parse is left out, its error kept
+    for `pnp check` (a draft language never stops the others)."""
     from generator.rules_source import parse_rules, rules_files
 
-    return {lang: parse_rules(path, lang) for lang, path in rules_files(game_dir).items()}
+    rules = {}
+    for lang, path in rules_files(game_dir).items():
+        try:
+            rules[lang] = parse_rules(path, lang)
+        except ContentError as exc:
+            if lang not in game.drafts:
+                raise
+            exc.lang = lang  # type: ignore[attr-defined]
+            draft_errors.append(exc)
+    return rules
 
 
 def load_game_yaml(path: Path) -> YDict:

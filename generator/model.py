@@ -16,6 +16,7 @@ from pydantic import (
     ConfigDict,
     Discriminator,
     Field,
+    PrivateAttr,
     Tag,
     ValidationInfo,
     WithJsonSchema,
@@ -339,10 +340,38 @@ class RulebookSettings(Strict):
     )
 
 
+_LANGUAGES_SCHEMA = {
+    "type": "array",
+    "minItems": 1,
+    "description": "ISO 639-1 codes, the source first; a draft language is {fr: draft} or "
+    "{fr: {complete: 90%}}",
+    "items": {
+        "anyOf": [
+            {"type": "string", "pattern": "^[a-z]{2}$"},
+            {
+                "type": "object",
+                "minProperties": 1,
+                "maxProperties": 1,
+                "additionalProperties": {
+                    "anyOf": [
+                        {"const": "draft"},
+                        {
+                            "type": "object",
+                            "properties": {"complete": {}},
+                            "required": ["complete"],
+                        },
+                    ]
+                },
+            },
+        ]
+    },
+}
+
+
 class Game(Strict):
     id: Id
     title: LangText
-    languages: list[str] = Field(min_length=1)
+    languages: Annotated[list[str], WithJsonSchema(_LANGUAGES_SCHEMA)] = Field(min_length=1)
     data: dict[str, Any] = {}
     data_files: dict[str, str] = Field(
         {}, description="name -> YAML file in the game folder, added to data"
@@ -352,6 +381,52 @@ class Game(Strict):
     rulebook: RulebookSettings = RulebookSettings()
     check: CheckSettings = CheckSettings()
     description: LangText | None = None
+
+    # language -> the completeness it needs to stop being a draft (1.01: always a draft), from
+    # `languages:` entries such as {fr: draft} or {fr: {complete: 90%}}
+    _drafts: dict[str, float] = PrivateAttr(default_factory=dict)
+
+    @property
+    def drafts(self) -> dict[str, float]:
+        return self._drafts
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _draft_languages(cls, data, handler):
+        """`languages: [es, en, {fr: draft}]`: a draft language's findings are warnings and it
+        never stops the other languages from building."""
+        drafts: dict[str, float] = {}
+        if isinstance(data, dict) and isinstance(data.get("languages"), list):
+            codes = []
+            for entry in data["languages"]:
+                if isinstance(entry, dict) and len(entry) == 1:
+                    code, how = next(iter(entry.items()))
+                    threshold = _draft_threshold(how)
+                    if threshold is None:  # left as it is: the field's validator names it
+                        codes.append(entry)
+                        continue
+                    codes.append(code)
+                    drafts[code] = threshold
+                else:
+                    codes.append(entry)
+            if drafts:
+                data = dict(data)
+                data["languages"] = codes
+        game = handler(data)
+        game._drafts = drafts
+        return game
+
+    @field_validator("languages", mode="before")
+    @classmethod
+    def _draft_entries(cls, value):
+        for entry in value if isinstance(value, list) else ():
+            if isinstance(entry, dict):
+                code, how = next(iter(entry.items())) if entry else ("xx", None)
+                raise ValueError(
+                    f"language '{code}': write `{code}: draft` or `{code}: {{complete: 90%}}`, "
+                    f"got {how!r}"
+                )
+        return value
 
     @field_validator("languages")
     @classmethod
@@ -377,6 +452,24 @@ class Game(Strict):
             if pair[0] == pair[1]:
                 raise ValueError(f"bilingual pairs '{pair[0]}' with itself")
         return value
+
+
+def _draft_threshold(how: Any) -> float | None:
+    """`draft` -> always a draft (1.01: never complete enough); `{complete: 90%}` -> 0.9."""
+    if how == "draft" or how is True or how == {"draft": True}:
+        return 1.01
+    if isinstance(how, dict) and set(how) == {"complete"}:
+        value = how["complete"]
+        if isinstance(value, str) and value.strip().endswith("%"):
+            value = value.strip()[:-1]
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            return None
+        fraction = number / 100 if number > 1 else number
+        if 0 <= fraction <= 1:
+            return fraction
+    return None
 
 
 class ManifestEntry(Strict):

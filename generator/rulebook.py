@@ -29,7 +29,7 @@ from jinja2 import FileSystemLoader, TemplateError
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
-from generator import art, fsio, markup, templating
+from generator import art, fsio, languages, markup, templating
 from generator.content import GameContent
 from generator.errors import ContentError, rel
 from generator.figures import FaceCache, world_digest
@@ -311,6 +311,11 @@ class LanguageHtml:
     source: Source
     faces: FaceCache = field(repr=False)
 
+    @property
+    def spec(self) -> languages.Language:
+        """What the page needs to know about the language: hyphenation, fonts, script."""
+        return languages.get(self.lang)
+
 
 def _template_line(tb) -> int | None:
     line = None
@@ -533,7 +538,7 @@ class _Builder:
             source.rules.title,
             intro,
             sections,
-            ui(lang),
+            _labels(content, lang),
             source,
             faces,
         )
@@ -624,6 +629,16 @@ def _render_page(content: GameContent, template: str, **values) -> str:
             getattr(exc, "lineno", None),
             code="rulebook-template",
         ) from None
+
+
+def _labels(content: GameContent, lang: str) -> dict[str, str]:
+    """The language's interface labels; a draft language's edition is marked as a draft."""
+    from generator.i18n import drafts
+
+    labels = ui(lang)
+    if lang in drafts.drafts(content):
+        labels = {**labels, "draft_mark": labels.get("draft", "draft")}
+    return labels
 
 
 def _toc(language: LanguageHtml, max_depth: int = 2) -> list[SectionHtml]:

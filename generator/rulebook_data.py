@@ -29,49 +29,24 @@ from typing import Any
 
 from jinja2 import StrictUndefined
 
-from generator import markup, templating
+from generator import languages, markup, templating
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError
 from generator.figures import FaceCache
 from generator.glossary import Glossary
 from generator.units import MM, parse_length
 
-UI = {
-    "es": {
-        "contents": "Índice",
-        "rules": "Reglamento",
-        "language": "Español",
-        "component": "Componente",
-        "count": "Cant.",
-        "detail": "Detalle",
-        "bilingual": "Edición bilingüe",
-        "editor_note": "Nota del editor:",
-    },
-    "en": {
-        "contents": "Contents",
-        "rules": "Rulebook",
-        "language": "English",
-        "component": "Component",
-        "count": "Qty",
-        "detail": "Breakdown",
-        "bilingual": "Bilingual edition",
-        "editor_note": "Editor's note:",
-    },
-    "ko": {
-        "contents": "차례",
-        "rules": "규칙서",
-        "language": "한국어",
-        "component": "구성물",
-        "count": "수량",
-        "detail": "구성",
-        "bilingual": "2개 국어판",
-        "editor_note": "편집자 주:",
-    },
-}
-
 
 def ui(lang: str) -> dict[str, str]:
-    return UI.get(lang) or {**UI["en"], "language": lang}
+    """Interface labels printed in a rulebook ("Contents", "Bilingual edition"...), from the
+    language's file in templates/languages/."""
+    language = languages.get(lang)
+    return {**language.labels, "language": language.name}
+
+
+def keep_words(html: str, lang: str) -> str:
+    """Words kept whole when the language's script never breaks inside a word."""
+    return markup.keep_words(html) if languages.get(lang).keep_words else html
 
 
 class Blocks:
@@ -303,12 +278,12 @@ class RulesData:
         if isinstance(value, StrictUndefined):
             str(value)  # raises the undefined error with its hint
         html = markup.inline_html(str(value), {"icons": self.icons})
-        return markup.keep_words(html) if self.lang == "ko" else html
+        return keep_words(html, self.lang)
 
     def _text(self, value) -> str:
         """Plain text as HTML (escaped; Korean words kept whole)."""
         html = markup.escape(value)
-        return markup.keep_words(html) if self.lang == "ko" else html
+        return keep_words(html, self.lang)
 
     def _label(self, component_id: str, key: str, value) -> str:
         """A breakdown value as players read it: value 'v' of key 'k' is the `name` of entry v

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import entries, faces, impose, templating
+from generator import entries, faces, impose, languages, templating
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError
 from generator.model import PrintSettings
@@ -56,6 +56,7 @@ def write_sheets(
 ) -> dict:
     """Impose every copy of every item on sheets; backs follow each front sheet for duplex."""
     renderer, (W, H), (w, h), bleed, name, title = _setup(content, comp, lang, paper, settings)
+    tag = _lang_tag(content, lang)  # "fr (Brouillon)" for a draft language
     try:
         grid = impose.plan(
             (W, H),
@@ -102,7 +103,7 @@ def write_sheets(
         if settings.cut_lines:
             draw_segments(canvas, impose.cell_edges(cells), CUT_COLOUR, CUT_WIDTH)
         label_text = (
-            f"{title} · {name} · {lang} · {sheet + 1}/{sheets_total} · {_side_word('front', lang)}"
+            f"{title} · {name} · {tag} · {sheet + 1}/{sheets_total} · {_side_word('front', lang)}"
         )
         strip = _label_strip(grid.margin, W, used_bleed)
         draw_label(canvas, renderer, label_text, marks, strip)
@@ -143,7 +144,7 @@ def write_sheets(
         draw_label(
             canvas,
             renderer,
-            f"{title} · {name} · {lang} · {sheet + 1}/{sheets_total} · {_side_word('back', lang)}",
+            f"{title} · {name} · {tag} · {sheet + 1}/{sheets_total} · {_side_word('back', lang)}",
             back_marks,
             _label_strip(grid.margin, W, used_bleed.mapped(back_sheet)),
         )
@@ -179,6 +180,7 @@ def write_tiled(
 ) -> dict:
     """A face bigger than the sheet (a board), split into overlapping tiles, one per page."""
     renderer, (W, H), (w, h), bleed, name, title = _setup(content, comp, lang, paper, settings)
+    tag = _lang_tag(content, lang)  # "fr (Brouillon)" for a draft language
     try:
         plan = impose.plan_tiles(
             (W, H),
@@ -215,7 +217,7 @@ def write_tiled(
             _label_at(
                 canvas,
                 renderer,
-                f"{title} · {name} · {lang} · {label} ({tile.row + 1}/{plan.rows}, "
+                f"{title} · {name} · {tag} · {label} ({tile.row + 1}/{plan.rows}, "
                 f"{tile.col + 1}/{plan.cols}) · {page_no}/{total * comp.total}",
                 tile.page,
                 settings.margin.points,
@@ -359,14 +361,18 @@ def _mapped_segment(m, seg):
     return (x1, y1, x2, y2)
 
 
-_SIDES = {
-    "front": {"es": "anverso", "ko": "앞면", "en": "front"},
-    "back": {"es": "reverso", "ko": "뒷면", "en": "back"},
-}
+def _lang_tag(content: GameContent, lang: str) -> str:
+    """The language in a sheet label; a draft language says so ("fr (Brouillon)")."""
+    from generator.i18n import drafts
+
+    if lang in drafts.drafts(content):
+        return f"{lang} ({languages.get(lang).label('draft')})"
+    return lang
 
 
 def _side_word(side: str, lang: str) -> str:
-    return _SIDES[side].get(lang, side)
+    """'front'/'back' in the sheet's language (templates/languages/<code>.yaml labels)."""
+    return languages.get(lang).label(side)
 
 
 def _label_strip(margin: float, page_w: float, used_bleed: impose.Rect) -> impose.Rect:

@@ -346,13 +346,21 @@ def test_mutation_edited_source_section_is_stale_until_synced(red):
         found[0].message
         == "§4.1 'Comienza la partida' changed in es since ko was last marked in sync"
     )
+    # a file of the section-digest format: the changed section's segments are stale together
     status = run_pnp(red, "i18n", "status")
-    assert "ko: 7/7 translated, 6 in sync, 1 stale, 0 never synced" in status.stdout
-    assert "stale:   4.1" in status.stdout
+    assert "ko: 33/33 translated, 31 reviewed, 2 stale, 0 never reviewed" in status.stdout
+    assert "stale: rules:§4.1:p1" in status.stdout
+    refused = run_pnp(red, "i18n", "sync", "red-code")
+    assert refused.returncode == 2 and "--lang L, --section N or --all" in refused.stderr
     synced = run_pnp(
         red, "i18n", "sync", "red-code", "--lang", "ko", "--section", "4.1", check=True
     )
-    assert "marked 1 section(s)" in synced.stdout
+    assert "ko: 2 segment(s) marked reviewed" in synced.stdout
+    # the file is now per segment: card strings, which the old format never tracked, show up
+    left = findings(red, "red-code")
+    assert codes(left) == [("translation-unsynced", "ko", "i18n-sync.yaml")]
+    assert left[0].message.startswith("ko: 7 translated segment(s) never marked reviewed")
+    run_pnp(red, "i18n", "sync", "red-code", "--lang", "ko", check=True)
     assert findings(red, "red-code") == []
 
 
@@ -360,11 +368,11 @@ def test_i18n_sync_tracks_new_translations(red):
     (red / RC / "rules/i18n-sync.yaml").unlink()
     assert findings(red, "red-code") == []  # nothing tracked without the file
     status = run_pnp(red, "i18n", "status", "red-code")
-    assert "never synced (no rules/i18n-sync.yaml)" in status.stdout
-    run_pnp(red, "i18n", "sync", check=True)
+    assert "nothing reviewed yet (no rules/i18n-sync.yaml)" in status.stdout
+    run_pnp(red, "i18n", "sync", "--all", check=True)
     assert findings(red, "red-code") == []
     text = (red / RC / "rules/i18n-sync.yaml").read_text()
-    assert "source: es" in text and "'3.2':" in text
+    assert "source: es" in text and "format: segments" in text and "rules:§3.2:li1:" in text
 
 
 def test_mutation_invariant_fails_naming_both_sides(red):

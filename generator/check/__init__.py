@@ -26,6 +26,7 @@ from generator.check import bleed, languages
 from generator.check.shapes import check_shapes
 from generator.content import GameContent
 from generator.errors import ContentError, Finding, rel
+from generator.i18n import drafts
 from generator.render import FaceRenderer
 
 GameCheck = Callable[[GameContent], list[Finding]]
@@ -61,6 +62,7 @@ def check_game(content: GameContent, grouped: bool = True) -> list[Finding]:
             f.file = rel(f.file, root)
     if grouped:
         findings = _one_per_art_file(findings)
+    findings = drafts.soften(content, findings)  # a draft language's errors are warnings
     return apply(
         content.dir, collapse(findings) if grouped else findings, content.project.root, content.id
     )

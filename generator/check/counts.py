@@ -29,25 +29,27 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 
+from generator import languages
 from generator.check import text as rtext
 from generator.check.game import GameView
 from generator.check.numbers import Number, find_numbers
 from generator.check.terms import TermIndex, TermMatch, index
-from generator.check.text import STOPWORDS
 from generator.check.text import WORD as _WORD
+from generator.check.text import stopwords
 from generator.check.text import units as _units
 from generator.errors import Finding
 from generator.yamlload import read_text
 
-PER_PLAYER = {
-    "es": re.compile(
-        r"^\s*\(\s*(\S+)\s+(?:para\s+cada|por\s+cada|por|cada)\s+jugador(?:a)?\s*\)", re.I
-    ),
-    "en": re.compile(r"^\s*\(\s*(\S+)\s+(?:per|for\s+each|each|for\s+every)\s+player\s*\)", re.I),
-    "ko": re.compile(r"^\s*\(\s*(?:각\s*)?플레이어\s*(?:당|마다|별)?\s*(\S+?)\s*\)"),
-}
-_KO_AFTER = re.compile(r"\s*(?:$|[.,;:()\[\]])")
+
+@lru_cache(maxsize=16)
+def _per_player(lang: str) -> re.Pattern | None:
+    pattern = languages.get(lang).per_player
+    return re.compile(pattern, re.IGNORECASE) if pattern else None
+
+
+_CLAUSE_END = re.compile(r"\s*(?:$|[.,;:()\[\]])")
 
 
 @dataclass
@@ -81,7 +83,8 @@ def _label_subject(
     spans = " ".join(rest)
     for n in find_numbers(spans, lang):
         spans = spans[: n.start] + " " * (n.end - n.start) + spans[n.end :]
-    words = [w for w in _WORD.findall(spans) if w.lower() not in STOPWORDS.get(lang, set())]
+    stop = stopwords(lang)
+    words = [w for w in _WORD.findall(spans) if w.lower() not in stop]
     return subject, len(words) + len(leftover) <= max_leftover
 
 
@@ -89,8 +92,9 @@ def _statement(
     t: str, n: Number, lang: str, idx: TermIndex, units: re.Pattern, item
 ) -> Statement | None:
     kind, counted = None, None
-    if lang == "ko":
-        if not _KO_AFTER.match(t, n.end):
+    counter_language = languages.get(lang).numbers.uses_counters
+    if counter_language:  # the counted thing comes before the number: "맵 카드 15장"
+        if not _CLAUSE_END.match(t, n.end):
             return None  # "수리 큐브 1개를 회복합니다": a count inside a sentence
         before = idx.ending_at(t, n.start)
         if before is not None and idx.components(before):
@@ -141,17 +145,19 @@ def _statement(
     components = sorted(idx.components(counted))
     if len(components) != 1:
         return None
-    if kind == "unit" and lang != "ko":
+    if kind == "unit" and not counter_language:
         unit = units.match(t, n.end + len(t[n.end :]) - len(t[n.end :].lstrip()))
         end = max(end, unit.end() if unit else end)
     phrase = _phrase(t, end)
     stmt = Statement(
         n.value, components[0], _term_for(idx, counted, components[0]), phrase, kind, item
     )
-    per = PER_PLAYER.get(lang)
+    per = _per_player(lang)
     if per:
         after = t[end:]
-        if lang != "ko":  # an adjective may sit between: "cartas de control azules (3 por jugador)"
+        if (
+            not counter_language
+        ):  # an adjective may sit between: "cartas de control azules (3 por jugador)"
             after = re.sub(r"^\s*[^\W\d_]+(?=\s*\()", "", after)
         m = per.match(after)
         if m:
@@ -226,11 +232,14 @@ def check(view: GameView) -> list[Finding]:
 # ---------------------------------------------------------------- counts in sentences
 
 _SENTENCE = re.compile(r"(?<=[.;:!?])\s+")
-_ELEMENTS = {
-    "es": re.compile(r"\s*,\s*(?:y\s+|e\s+)?|\s+(?:y|e)\s+(?=\S)"),
-    "en": re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+(?=\S)"),
-    "ko": re.compile(r"\s*,\s*|(?<=[가-힣])(?:와|과|및)\s+|\s+및\s+"),
-}
+
+
+@lru_cache(maxsize=16)
+def _elements(lang: str) -> re.Pattern | None:
+    """What separates the parts of a list in running text (`counts.list_separators` in the
+    language's file): commas and "y", "and", "와/과"..."""
+    pattern = languages.get(lang).list_separators
+    return re.compile(pattern) if pattern else None
 
 
 def _sentence_lists(
@@ -247,7 +256,7 @@ def _sentence_lists(
     introduction: "La caja contiene 40 cartas..."). Two counts only make a list of contents
     when one of them agrees with the manifest (else "roba 2 cartas de orden y 1 de control",
     an effect, would be one); three or more always do."""
-    split = _ELEMENTS.get(lang)
+    split = _elements(lang)
     if split is None:
         return []
     out = []
@@ -281,8 +290,9 @@ def _element_count(element: str, lang: str, idx: TermIndex, first: bool) -> Stat
     units = _units(lang)
     element = element.strip(" .;:")
     placeholder = rtext.Item(0, element, 0)
+    counter_language = languages.get(lang).numbers.uses_counters
     for n in find_numbers(element, lang):
-        if lang == "ko":
+        if counter_language:  # the counted thing comes before the number: "맵 카드 15장"
             rest = element[n.end :]
             if rest.strip() and not _KO_TAIL.fullmatch(rest):
                 continue

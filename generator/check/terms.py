@@ -19,13 +19,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from generator import languages
 from generator.glossary import Glossary
 
-# Korean counters that are not nouns of their own (칸 and 구역 are)
-COUNTER_ONLY = frozenset(
-    ("장", "개", "명", "척", "대", "점", "번", "세", "종", "곳", "줄", "권", "벌", "쌍", "인", "회")
-)
-_KO_NUMERAL_END = set("한두세네석넉섯곱덟홉열무")
 WORDS = re.compile(r"[^\W\d_]+|\d+")
 _SPACES = re.compile(r"\s+")
 _HANGUL_END = re.compile(r"[가-힣]$")
@@ -71,6 +67,11 @@ class TermIndex:
 
     def __init__(self, glossary: Glossary, lang: str):
         self.lang = lang
+        numbers = languages.get(lang).numbers
+        # Particles glued after words ("맵 카드를"): a form's first word may be any prefix of a
+        # word of the text, so look every prefix up.
+        self.glued = bool(numbers.particles)
+        self.numeral_ends = frozenset(w[-1] for w in numbers.adnominal)
         self.exact: dict[str, set[str]] = {}
         self.folded: dict[str, set[str]] = {}
         self.component: dict[str, str] = {}  # term id -> component id
@@ -111,7 +112,7 @@ class TermIndex:
                 form.lower(),
                 first.start(),
                 bool(_HANGUL_END.search(form)),
-                lang == "ko" and form in COUNTER_ONLY,
+                form in numbers.counter_only,
             )
             self.by_first.setdefault(first.group().lower(), []).append(entry)
         for entries in self.by_first.values():
@@ -144,9 +145,7 @@ class TermIndex:
     def _matches_at(self, text: str, low: str, word_start: int, word: str):
         """Forms whose first word starts at `word_start`, longest first."""
         keys = (
-            [word[:i] for i in range(min(len(word), self.max_key), 0, -1)]
-            if self.lang == "ko"
-            else [word]
+            [word[:i] for i in range(min(len(word), self.max_key), 0, -1)] if self.glued else [word]
         )
         for key in keys:
             for form in self.by_first.get(key, ()):
@@ -158,7 +157,7 @@ class TermIndex:
                     continue
                 if not form.hangul_end and end < len(text) and _latin_word_char(text[end]):
                     continue
-                if form.counter_only and not _after_number(text, start):
+                if form.counter_only and not _after_number(text, start, self.numeral_ends):
                     continue
                 terms = self._sense(text, start, end, self._terms(text[start:end]))
                 yield TermMatch(start, end, text[start:end], terms)
@@ -244,14 +243,12 @@ def _phrase_pattern(phrase: str) -> str:
     return r"(?<![^\W_])" + r"\s+".join(parts)
 
 
-def _after_number(text: str, start: int) -> bool:
+def _after_number(text: str, start: int, numeral_ends: frozenset[str]) -> bool:
     before = text[max(0, start - 2) : start]
     if before[-1:].isdigit():
         return True
     return (
-        len(before) == 2
-        and before[1] == " "
-        and (before[0].isdigit() or before[0] in _KO_NUMERAL_END)
+        len(before) == 2 and before[1] == " " and (before[0].isdigit() or before[0] in numeral_ends)
     )
 
 

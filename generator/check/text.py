@@ -3,8 +3,8 @@
 A section is its title, its prose (the body without list items, Jinja blocks and translator's
 notes) and its list items, each with its line. Markdown emphasis and links are reduced to
 their text. A translator's note is a quote that starts with a bold label such as
-`> **Translation note:**` (es "Nota de traducción", ko "번역 노트" / "번역 참고"): it talks
-about the other languages, so it is not compared with them.
+`> **Translation note:**` (each language's `note_labels`): it talks about the other languages, so
+it is not compared with them.
 """
 
 from __future__ import annotations
@@ -12,54 +12,28 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
-import yaml
-
+from generator import languages
 from generator.check.terms import normalize
 from generator.rules_source import JINJA, LIST_ITEM, Section
 
-NOTE = re.compile(
-    r"^\s*>\s*\*\*\s*(?:Translation note|Translator'?s note|Nota de (?:la )?traducci[oó]n"
-    r"|Nota del traductor|번역\s*(?:노트|참고|주|메모))",
-    re.IGNORECASE,
-)
-_NOTE_INLINE = re.compile(
-    r"\s*>\s*\*\*\s*(?:Translation note|Translator'?s note|Nota de (?:la )?traducci[oó]n"
-    r"|Nota del traductor|번역\s*(?:노트|참고|주|메모)).*$",
-    re.IGNORECASE | re.DOTALL,
-)
-# Unit words ("12 cartas", "카드 50장"): data, in generator/data/count-units.yaml.
-UNITS_FILE = Path(__file__).resolve().parent.parent / "data" / "count-units.yaml"
-STOPWORDS = {
-    "es": {
-        "de",
-        "del",
-        "la",
-        "las",
-        "el",
-        "los",
-        "un",
-        "una",
-        "uno",
-        "y",
-        "en",
-        "con",
-        "para",
-        "al",
-        "a",
-    },
-    "en": {"a", "an", "the", "of", "and", "with", "for", "in"},
-    "ko": set(),
-}
+# The labels of translator's notes, unit words and stopwords are language data
+# (templates/languages/<code>.yaml).
+NOTE = languages.note_pattern()
+_NOTE_INLINE = re.compile(NOTE.pattern.replace("^", "", 1) + ".*$", re.IGNORECASE | re.DOTALL)
 WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 
-@lru_cache(maxsize=8)  # the file ships with pnp: it cannot change under a running command
+def stopwords(lang: str) -> frozenset[str]:
+    return languages.get(lang).stopwords
+
+
+@lru_cache(maxsize=16)
 def units(lang: str) -> re.Pattern:
-    table = yaml.safe_load(UNITS_FILE.read_text(encoding="utf-8"))
-    words = sorted(table.get(lang) or table["en"], key=len, reverse=True)  # longest first
-    return re.compile(rf"(?:{'|'.join(map(re.escape, words))})(?![\w])", re.IGNORECASE)
+    """Unit words: what a count counts when no term does ("12 cartas", "카드 50장"); Korean
+    counts with counters, so these are not compared between translations either."""
+    words = languages.get(lang).units or "(?!)"
+    return re.compile(rf"(?:{words})(?![\w])", re.IGNORECASE)
 
 
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")

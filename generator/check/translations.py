@@ -23,8 +23,8 @@ from generator.check import text as rtext
 from generator.check.game import GameView
 from generator.check.numbers import find_numbers
 from generator.check.terms import TermIndex, TermMatch, index
-from generator.check.text import STOPWORDS
 from generator.check.text import WORD as _WORD
+from generator.check.text import stopwords
 from generator.check.text import units as _units
 from generator.errors import Finding
 from generator.rules_source import RulesSource, Section
@@ -334,7 +334,7 @@ def _unmatched(
 
 
 def _covered(m: TermMatch, present: list[TermMatch], lang: str) -> bool:
-    stop = STOPWORDS.get(lang, set())
+    stop = stopwords(lang)
     for word in _WORD.finditer(m.text):
         if word.group().casefold() in stop:
             continue

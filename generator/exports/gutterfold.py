@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from generator import faces, impose, sheets, templating
+from generator import faces, impose, languages, sheets, templating
 from generator.content import ComponentSpec
 from generator.exports.base import (
     ExportContext,
@@ -182,14 +182,6 @@ class Gutterfold:
         face = renderer.fonts.default
         canvas.setFillColor(colour("#6b6b6b"))
         canvas.setFont(face.name, sheets.LABEL_SIZE)
-        word = _FOLD.get(lang, _FOLD["en"])
+        word = languages.get(lang).label("fold_glue_cut")
         canvas.drawCentredString(W / 2, margin + 1.0 * MM, word)
         canvas.restoreState()
-
-
-# The few words printed on the sheet; shown in the sheet's language when known.
-_FOLD = {
-    "en": "fold · glue · cut",
-    "es": "doblar · pegar · cortar",
-    "ko": "접기 · 붙이기 · 자르기",
-}

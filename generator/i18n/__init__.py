@@ -1,0 +1,1 @@
+"""Translators' workflow: segments, change tracking, PO export and import."""

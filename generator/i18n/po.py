@@ -1,0 +1,540 @@
+"""PO files for translators: `pnp i18n export` and `pnp i18n import`.
+
+One entry per segment (generator/i18n/segments.py): `msgctxt` is the segment's context, `#:`
+its place in the source, `msgid` the source text and `msgstr` the translation. Jinja blocks
+become numbered placeholders (`{0}`, flagged python-brace-format so msgfmt and editors check
+them); the extracted comment (`#.`) says what each placeholder stands for and lists the
+glossary terms of the segment with their forms in the target language. An entry whose source
+changed since the translation was reviewed is `fuzzy`, with the reviewed source as `#| msgid`.
+
+A translation may use its own Jinja where the source's does not fit (a plural choice such as
+`{{ 'space' if value == 1 else 'spaces' }}`): it is kept as written, must compile in the
+sandbox and may only read variables the source reads.
+
+Import checks every entry before anything is written: unknown contexts, placeholders that are
+not the source's or are left out, Jinja that does not compile, a translation that would change
+the rulebook's structure (a paragraph that becomes a heading or two list items) are findings
+naming the entry, and then nothing is written. Fuzzy entries are written but not recorded as
+reviewed; an untouched entry changes nothing, so export then import is a no-op.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polib
+import yaml
+from jinja2 import meta
+from yaml.nodes import MappingNode, ScalarNode
+
+from generator import templating
+from generator.content import GameContent
+from generator.errors import ContentError, Finding
+from generator.fsio import write_bytes as atomic_write
+from generator.i18n import segments as seg_mod
+from generator.i18n import tracking
+from generator.i18n.segments import Segment, jinja_spans, strip_jinja
+from generator.rules_source import rules_files
+from generator.yamlload import read_text
+
+PLACEHOLDER = re.compile(r"\{(\d+)\}")
+FLAG = "python-brace-format"
+
+
+# ---------------------------------------------------------------- placeholders
+
+
+def expressions(text: str) -> list[str]:
+    """The Jinja blocks of a text, each once, in order of first appearance."""
+    out: list[str] = []
+    for start, end in jinja_spans(text):
+        if text[start:end] not in out:
+            out.append(text[start:end])
+    return out
+
+
+def protect(text: str, exprs: list[str]) -> str:
+    """Jinja blocks of `exprs` as {n}; other Jinja is left as written."""
+    for start, end in reversed(jinja_spans(text)):
+        block = text[start:end]
+        if block in exprs:
+            text = text[:start] + f"{{{exprs.index(block)}}}" + text[end:]
+    return text
+
+
+def restore(text: str, exprs: list[str]) -> str:
+    return PLACEHOLDER.sub(lambda m: exprs[int(m.group(1))], text)
+
+
+def _brace_clean(text: str) -> bool:
+    """True when the only braces are placeholders and whole Jinja blocks (`{{`/`}}` are
+    escaped braces in python-brace-format), so msgfmt can check the placeholders."""
+    rest = strip_jinja(PLACEHOLDER.sub("", text))
+    return "{" not in rest and "}" not in rest
+
+
+def _variables(text: str) -> set[str]:
+    names: set[str] = set()
+    for block in expressions(text):
+        try:
+            names |= meta.find_undeclared_variables(templating.ENV.parse(block))
+        except Exception:
+            continue
+    return names
+
+
+# ---------------------------------------------------------------- export
+
+
+def _glossary_notes(content: GameContent, seg: Segment, source: str, lang: str | None) -> list[str]:
+    from generator.check.terms import index, normalize
+    from generator.check.text import plain
+    from generator.glossary import load_glossary
+
+    glossary = load_glossary(content.dir)
+    if glossary is None:
+        return []
+    idx = index(glossary, source)
+    seen: list[str] = []
+    notes = []
+    for match in idx.find(normalize(plain(seg.text))):
+        for term_id in sorted(match.terms):
+            if term_id in seen:
+                continue
+            seen.append(term_id)
+            term = next(t for t in glossary.terms if t.id == term_id)
+            forms = [f for f in term.forms(lang) if f.strip()] if lang else []
+            target = f"{lang}: " + " / ".join(forms) if forms else f"{lang}: (no form yet)"
+            notes.append(f"glossary: {match.text} ({term_id}) -> " + (target if lang else ""))
+    return [n.rstrip(" ->") for n in notes]
+
+
+def _comment(content: GameContent, seg: Segment, source: str, lang: str | None) -> str:
+    lines = [f"{seg.kind}" + (f", section {seg.section}" if seg.section else "")]
+    for n, block in enumerate(expressions(seg.text)):
+        lines.append(f"{{{n}}} = {block}")
+    lines += _glossary_notes(content, seg, source, lang)
+    return "\n".join(lines)
+
+
+def export(content: GameContent, lang: str | None, template: bool = False) -> polib.POFile:
+    """A PO file of every segment for `lang` (a POT with empty msgstr when `template`)."""
+    source = seg_mod.source_language(content)
+    segments = seg_mod.all_segments(content)
+    record = tracking.load(content)
+    states = {}
+    if lang and not template:
+        states = {
+            st.ctx: st
+            for st in tracking.states(content, segments, record)
+            if st.lang == lang and lang != source
+        }
+    po = polib.POFile(wrapwidth=78)
+    po.metadata = {
+        "Project-Id-Version": content.id,
+        "Report-Msgid-Bugs-To": "",
+        "POT-Creation-Date": "",
+        "PO-Revision-Date": "",
+        "Last-Translator": "",
+        "Language-Team": "",
+        "Language": "" if template or not lang else lang,
+        "MIME-Version": "1.0",
+        "Content-Type": "text/plain; charset=UTF-8",
+        "Content-Transfer-Encoding": "8bit",
+        "X-Source-Language": source,
+        "X-Generator": "pnp i18n export",
+    }
+    for seg in segments:
+        exprs = expressions(seg.text)
+        msgid = protect(seg.text, exprs)
+        st = states.get(seg.ctx)
+        current = None if template or not lang else seg.translation(lang)
+        if st is not None and st.status == "missing":
+            current = None  # absent, or the source's text copied to keep its place
+        msgstr = protect(current, exprs) if current is not None else ""
+        # msgfmt checks {n} only where the translation uses every one of them: a translation
+        # that wrote its own Jinja instead (a plural choice) is checked by the import alone
+        same = not msgstr or set(PLACEHOLDER.findall(msgstr)) == set(PLACEHOLDER.findall(msgid))
+        checkable = exprs and same and _brace_clean(msgid) and _brace_clean(msgstr)
+        flags = [FLAG] if checkable else []
+        previous = None
+        if st is not None and st.status == "stale":
+            flags.insert(0, "fuzzy")
+            if st.old is not None:
+                previous = protect(st.old, exprs)
+        entry = polib.POEntry(
+            msgctxt=seg.ctx,
+            msgid=msgid,
+            msgstr=msgstr,
+            occurrences=[
+                (seg.source.file.relative_to(content.dir).as_posix(), str(seg.source.line))
+            ],
+            comment=_comment(content, seg, source, None if template else lang),
+            flags=flags,
+        )
+        if previous is not None:
+            entry.previous_msgid = previous
+            entry.previous_msgctxt = seg.ctx
+        po.append(entry)
+    return po
+
+
+def write_po(po: polib.POFile, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, str(po).encode("utf-8"))
+
+
+# ---------------------------------------------------------------- import
+
+
+@dataclass
+class Edit:
+    segment: Segment
+    text: str  # the new translation, Jinja restored
+    review: bool  # record as reviewed against today's source
+    changed: bool  # differs from what is in the files
+
+
+@dataclass
+class ImportResult:
+    findings: list[Finding] = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)
+    applied: int = 0
+    reviewed: int = 0
+    fuzzy: int = 0
+    edits: list[Edit] = field(default_factory=list)
+    staged: dict[Path, str] = field(default_factory=dict)  # file -> its new text
+    new_rules: bool = False  # the language's rulebook is made by this import
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "error"]
+
+
+def read_po(path: Path) -> polib.POFile:
+    try:
+        return polib.pofile(str(path), wrapwidth=78)
+    except (OSError, ValueError) as exc:
+        raise ContentError(f"not a PO file: {exc}", path, code="po-unreadable") from None
+
+
+def _finding(po_path: Path, entry: polib.POEntry, code: str, message: str, hint: str) -> Finding:
+    return Finding(
+        "error",
+        code,
+        f"entry '{entry.msgctxt}': {message}",
+        file=str(po_path),
+        line=entry.linenum,
+        key=entry.msgctxt,
+        hint=hint,
+    )
+
+
+def _check_placeholders(msgid: str, msgstr: str, source_text: str) -> str | None:
+    """What is wrong with the msgstr's placeholders and Jinja, or None.
+
+    A placeholder that stands for data (`{{ value }}`, `{% if value %}`) must be kept; one whose
+    Jinja holds words of the source language (`{{ 'casilla' if n == 1 else 'casillas' }}`) may
+    be dropped or replaced by the translation's own Jinja (a language without plurals)."""
+    exprs = expressions(source_text)
+    want = set(PLACEHOLDER.findall(msgid))
+    used = set(PLACEHOLDER.findall(msgstr))
+    unknown = sorted(used - want, key=int)
+    if unknown:
+        return "placeholder " + ", ".join(f"{{{u}}}" for u in unknown) + " is not in the source"
+    own = expressions(msgstr)
+    required = {n for n in want if int(n) < len(exprs) and not re.search(r"['\"]", exprs[int(n)])}
+    missing = sorted(required - used, key=int)
+    if missing and not own:
+        return "placeholder " + ", ".join(f"{{{m}}}" for m in missing) + " of the source is missing"
+    rest = strip_jinja(PLACEHOLDER.sub("", msgstr))
+    if re.search(r"\{\{|\}\}|\{%|%\}|\{#|#\}|\{\s*\d+|\d+\s*\}", rest):
+        return "a placeholder or Jinja block is broken (check every { and })"
+    try:
+        templating.check_syntax(restore(msgstr, exprs))
+    except ContentError as exc:
+        return f"with its placeholders restored it is not a valid template: {exc.message}"
+    if own:
+        extra = _variables(msgstr) - _variables(source_text)
+        if extra:
+            return "its Jinja reads " + ", ".join(sorted(extra)) + ", which the source does not"
+    return None
+
+
+def plan(content: GameContent, lang: str, po: polib.POFile, po_path: Path) -> ImportResult:
+    """Check every entry; the edits to make (in `result.edits`) when there is no error."""
+    result = ImportResult()
+    source = seg_mod.source_language(content)
+    if lang == source:
+        raise ContentError(
+            f"{lang} is the source language of {content.id}; import a translation",
+            po_path,
+            code="usage",
+        )
+    if lang not in content.languages:
+        raise ContentError(
+            f"{lang} is not a language of {content.id}",
+            po_path,
+            code="usage",
+            hint=f"add it first: `pnp i18n add {content.id} {lang}`",
+        )
+    segments = {s.ctx: s for s in seg_mod.all_segments(content)}
+    record = tracking.load(content)
+    states = {
+        st.ctx: st
+        for st in tracking.states(content, list(segments.values()), record)
+        if st.lang == lang
+    }
+    edits: list[Edit] = []
+    for entry in po:
+        if entry.obsolete or not entry.msgstr:
+            continue
+        seg = segments.get(entry.msgctxt or "")
+        if seg is None:
+            result.findings.append(
+                _finding(
+                    po_path,
+                    entry,
+                    "po-unknown-context",
+                    "no such string in the game",
+                    "export a fresh PO file: the source was reorganised since this one",
+                )
+            )
+            continue
+        exprs = expressions(seg.text)
+        problem = _check_placeholders(entry.msgid, entry.msgstr, seg.text)
+        if problem:
+            result.findings.append(
+                _finding(
+                    po_path,
+                    entry,
+                    "po-placeholder",
+                    problem,
+                    "keep every {n} of the msgid exactly as it is; they stand for the game's data",
+                )
+            )
+            continue
+        text = restore(entry.msgstr, exprs)
+        current = seg.translation(lang)
+        fuzzy = "fuzzy" in entry.flags
+        same_source = entry.msgid == protect(seg.text, exprs)
+        if fuzzy:
+            result.fuzzy += 1
+        st = states.get(seg.ctx)
+        touched = text != current or (st is not None and st.status == "stale")
+        edits.append(Edit(seg, text, not fuzzy and same_source and touched, text != current))
+    result.edits = edits
+    if not result.errors:
+        result.findings += _stage(content, lang, edits, po_path, result)
+    return result
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _plain_ok(text: str, in_flow: bool) -> bool:
+    if not text or text != text.strip() or "\n" in text:
+        return False
+    if in_flow and any(c in text for c in ",[]{}"):
+        return False
+    if text[0] in "!&*?|>'\"%@`#-:" or ": " in text or " #" in text:
+        return False
+    try:
+        return yaml.safe_load(f"k: {text}") == {"k": text}
+    except yaml.YAMLError:
+        return False
+
+
+def _scalar(text: str, style: str | None, in_flow: bool) -> str:
+    if style is None and _plain_ok(text, in_flow):
+        return text
+    if style == "'" and "\n" not in text:
+        return "'" + text.replace("'", "''") + "'"
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _yaml_edits(text: str, lang: str, edits: list[Edit]) -> str:
+    """The YAML text with each edit's value set for `lang`, by splicing the scalars only."""
+    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    by_ctx = {e.segment.ctx.split(":", 1)[1]: e for e in edits}
+    splices: list[tuple[int, int, str]] = []
+
+    def walk(node, key: str) -> None:
+        if isinstance(node, MappingNode):
+            edit = by_ctx.get(key)
+            if edit is not None and all(isinstance(k, ScalarNode) for k, _ in node.value):
+                _splice(node, edit, splices, text, lang)
+                return
+            for k, v in node.value:
+                if isinstance(k, ScalarNode):
+                    walk(v, f"{key}.{k.value}" if key else str(k.value))
+        elif hasattr(node, "value") and isinstance(node.value, list):
+            for index, element in enumerate(node.value):
+                walk(element, key + seg_mod._element_name(element, index))
+
+    if root is not None:
+        walk(root, "")
+    for start, end, new in sorted(splices, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def _splice(node: MappingNode, edit: Edit, splices: list, text: str, lang: str) -> None:
+    values = {k.value: v for k, v in node.value}
+    if lang in values:
+        v = values[lang]
+        style = v.style if v.style in (None, "'", '"') else '"'
+        splices.append(
+            (v.start_mark.index, v.end_mark.index, _scalar(edit.text, style, node.flow_style))
+        )
+        return
+    last_key, last = node.value[-1]
+    first_style = node.value[0][1].style
+    style = first_style if first_style in (None, "'", '"') else '"'
+    scalar = _scalar(edit.text, style, node.flow_style)
+    end = last.end_mark.index
+    if node.flow_style:
+        splices.append((end, end, f", {lang}: {scalar}"))
+        return
+    indent = " " * last_key.start_mark.column
+    if end > 0 and text[end - 1] == "\n":  # a block scalar ends at the next line
+        splices.append((end, end, f"{indent}{lang}: {scalar}\n"))
+        return
+    newline = text.find("\n", end)
+    at = len(text) if newline < 0 else newline
+    splices.append((at, at, f"\n{indent}{lang}: {scalar}"))
+
+
+def _rules_text(base: str, edits: list[Edit]) -> str:
+    """The rulebook text with each edit's segment replaced, bottom up."""
+    lines = base.split("\n")
+    contexts = seg_mod.rules_contexts_of(lines)
+
+    def position(e: Edit) -> tuple[int, int]:
+        block = contexts[e.segment.ctx][1]
+        return (block.first, block.cell[2] if block.cell else 0)
+
+    ordered = sorted(edits, key=position, reverse=True)
+    for edit in ordered:
+        _, block = contexts[edit.segment.ctx]
+        if block.kind == "cell" and block.cell is not None:
+            row = lines[block.first - 1]
+            start, end, _ = seg_mod._cells(row)[block.cell[2] - 1]
+            lines[block.first - 1] = row[:start] + edit.text + row[end:]
+            continue
+        new = (block.prefix + edit.text).split("\n")
+        lines[block.first - 1 : block.last] = new
+    return "\n".join(lines)
+
+
+def _stage(
+    content: GameContent, lang: str, edits: list[Edit], po_path: Path, result: ImportResult
+) -> list[Finding]:
+    """Compute every file's new text and prove each edit landed where it should."""
+    findings: list[Finding] = []
+    staged: dict[Path, str] = {}
+    yaml_by_file: dict[Path, list[Edit]] = {}
+    rules_edits: list[Edit] = []
+    for e in edits:
+        if not e.changed:
+            continue
+        if e.segment.kind == "string":
+            yaml_by_file.setdefault(e.segment.source.file, []).append(e)
+        else:
+            rules_edits.append(e)
+    for path, file_edits in yaml_by_file.items():
+        new = _yaml_edits(read_text(path), lang, file_edits)
+        try:
+            root = yaml.compose(new, Loader=yaml.SafeLoader)
+        except yaml.YAMLError as exc:
+            raise ContentError(f"pnp made invalid YAML: {exc}", path, code="internal") from None
+        found = {
+            s.ctx: s
+            for s in seg_mod.walk_yaml(path, root, content, seg_mod.source_language(content))
+        }
+        for e in file_edits:
+            got = found.get(e.segment.ctx)
+            if got is None or got.translation(lang) != e.text:
+                raise ContentError(
+                    f"writing {e.segment.ctx} did not round-trip", path, code="internal"
+                )
+        staged[path] = new
+    if rules_edits:
+        files = rules_files(content.dir)
+        source = seg_mod.source_language(content)
+        target = files.get(lang, content.dir / "rules" / f"{lang}.md")
+        from_source = lang not in files
+        result.new_rules = from_source
+        base = read_text(files[source] if from_source else target)
+        contexts = seg_mod.rules_contexts_of(base.split("\n"))
+        placeable = []
+        for e in rules_edits:
+            if e.segment.ctx not in contexts:
+                findings.append(
+                    Finding(
+                        "error",
+                        "po-broken-segment",
+                        f"entry '{e.segment.ctx}': rules/{lang}.md has no such segment to hold it",
+                        file=str(po_path),
+                        key=e.segment.ctx,
+                        hint=f"the {lang} rulebook is laid out differently from the source's: "
+                        "add the paragraph or item yourself, then import again",
+                    )
+                )
+            else:
+                placeable.append(e)
+        new = _rules_text(base, placeable)
+        after = seg_mod.rules_contexts_of(new.split("\n"))
+        for e in placeable:
+            placed = after.get(e.segment.ctx)
+            if placed is None or placed[1].text != e.text or placed[1].kind != e.segment.kind:
+                findings.append(
+                    Finding(
+                        "error",
+                        "po-broken-segment",
+                        f"entry '{e.segment.ctx}': the translation changes the rulebook's "
+                        f"structure (a {e.segment.kind} must stay one {e.segment.kind})",
+                        file=str(po_path),
+                        key=e.segment.ctx,
+                        hint="no blank lines, headings, list markers or table bars of its own",
+                    )
+                )
+        staged[target] = new
+    result.staged = staged
+    return findings
+
+
+def import_po(content: GameContent, lang: str, po_path: Path) -> ImportResult:
+    """Check, then write every file at once; nothing is written when there is an error."""
+    po = read_po(po_path)
+    result = plan(content, lang, po, po_path)
+    if result.errors:
+        return result
+    for path, text in result.staged.items():
+        if not path.exists() or read_text(path) != text:
+            atomic_write(path, text.encode("utf-8"))
+            result.written.append(path)
+    edits = result.edits
+    result.applied = sum(1 for e in edits if e.changed)
+    if result.new_rules:  # a new rulebook: what is not translated was copied from the source
+        done = {e.segment.ctx for e in edits}
+        copied = [
+            s.ctx
+            for s in seg_mod.rules_segments(content, seg_mod.source_language(content))
+            if s.ctx not in done
+        ]
+        if copied:
+            tracking.mark_untranslated(content, lang, copied)
+    review = [e.segment.ctx for e in edits if e.review]
+    if review:
+        fresh = seg_mod.all_segments(content)
+        path = tracking.path_of(content)
+        before = path.read_bytes() if path.exists() else None
+        marked = tracking.mark(content, fresh, [lang], contexts=review)
+        result.reviewed = len(marked.get(lang, []))
+        if not path.exists() or path.read_bytes() != before:
+            result.written.append(path)
+    return result

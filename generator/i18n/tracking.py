@@ -1,0 +1,300 @@
+"""Which translations are up to date, segment by segment: `content/<game>/rules/i18n-sync.yaml`.
+
+When a translation is reviewed (`pnp i18n sync`, or a PO import of a non-fuzzy entry), the
+source text it was reviewed against is recorded for that language and segment. The texts are
+kept once, by digest, so `pnp i18n status` can show what changed (old and new source side by
+side) and a PO export can give the translator the previous msgid:
+
+    # written by `pnp i18n sync` and `pnp i18n import`
+    source: es
+    format: segments
+    languages:
+      en:
+        'components/rewards.yaml:data.cost': 3f1c9a0b5d2e7f64
+        'rules:§5.2:li1': 9d442a56823a7784
+    texts:
+      3f1c9a0b5d2e7f64: 'Descarta {{ [value, 1] | max }} :card: ...'
+
+A segment of a language is missing (no translation), reviewed (translated and recorded
+against today's source), stale (recorded against another source text) or unreviewed.
+
+The earlier format (one digest per rulebook section, no `format:` key) is still read: a section
+whose digest matches counts as reviewed, one that changed is stale as a whole, and YAML strings
+are not tracked until the file is rewritten by `pnp i18n sync`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import Field
+
+from generator.content import GameContent
+from generator.errors import ContentError
+from generator.fsio import write_bytes as atomic_write
+from generator.i18n.segments import Segment, source_language
+from generator.model import LANG_RE, Strict
+from generator.yamlload import YDict, load_yaml
+
+FILE = "i18n-sync.yaml"
+FORMAT = "segments"
+HEADER = (
+    "# Translations reviewed against their source, written by `pnp i18n sync` and\n"
+    "# `pnp i18n import`. For each language and segment: the digest of the source text the\n"
+    "# translation was reviewed against; `texts` keeps those source texts, so a stale translation\n"
+    "# can show what changed. Written by pnp: do not edit.\n"
+)
+
+
+class SyncSchema(Strict):
+    """The file's shape, for `pnp schema` (load() reads it itself, to locate every error)."""
+
+    source: str | None = Field(None, pattern=LANG_RE, description="the source language")
+    format: Literal["segments"] | None = Field(
+        None, description="`segments`; absent in the older one-digest-per-section format"
+    )
+    languages: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="language -> {segment context (or, in the older format, section number) -> "
+        "digest of the source text the translation was reviewed against, or `untranslated`}",
+    )
+    texts: dict[str, str] = Field(
+        default_factory=dict, description="digest -> the source text it was computed from"
+    )
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass
+class Record:
+    path: Path
+    source: str | None = None
+    reviewed: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> ctx -> digest
+    texts: dict[str, str] = field(default_factory=dict)  # digest -> source text
+    legacy: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> section -> digest
+    lines: dict[tuple[str, str | None], int | None] = field(default_factory=dict)
+    exists: bool = False
+
+    @property
+    def tracks_strings(self) -> bool:
+        return self.exists and not self.legacy
+
+
+def path_of(content: GameContent) -> Path:
+    return content.dir / "rules" / FILE
+
+
+def _bad(path: Path, message: str, line: int | None, key: str | None = None) -> ContentError:
+    return ContentError(
+        message,
+        path,
+        line,
+        key,
+        "run `pnp i18n sync GAME --all` after review to rewrite it",
+        code="i18n-sync-bad",
+    )
+
+
+def load(content: GameContent) -> Record:
+    """The record, or an empty one. A malformed file raises ContentError (file, line, key)."""
+    path = path_of(content)
+    record = Record(path)
+    if not path.exists():
+        return record
+    raw = load_yaml(path, allow_empty=True)
+    record.exists = True
+    if raw is None:
+        return record
+    if not isinstance(raw, YDict):
+        raise _bad(path, "i18n-sync.yaml must be a mapping with 'source' and 'languages'", 1)
+    unknown = set(raw) - {"source", "languages", "format", "texts"}
+    if unknown:
+        key = sorted(unknown)[0]
+        raise _bad(path, f"unknown key '{key}'", raw.line_of(key), key)
+    record.source = raw.get("source")
+    segmented = raw.get("format") == FORMAT
+    languages = raw.get("languages") or {}
+    if not isinstance(languages, dict):
+        raise _bad(
+            path, "'languages' must map language codes", raw.line_of("languages"), "languages"
+        )
+    for lang, entries in languages.items():
+        line = languages.line_of(lang) if hasattr(languages, "line_of") else None
+        entries = entries or {}
+        if not isinstance(entries, dict) or not all(isinstance(v, str) for v in entries.values()):
+            raise _bad(path, f"'{lang}' must map segments to digests", line, f"languages.{lang}")
+        target = record.reviewed if segmented else record.legacy
+        target[str(lang)] = {str(k): v for k, v in entries.items()}
+        record.lines[(str(lang), None)] = line
+        for key in entries:
+            record.lines[(str(lang), str(key))] = (
+                entries.line_of(key) if hasattr(entries, "line_of") else line
+            )
+    texts = raw.get("texts") or {}
+    if not isinstance(texts, dict):
+        raise _bad(path, "'texts' must map digests to texts", raw.line_of("texts"), "texts")
+    record.texts = {str(k): str(v) for k, v in texts.items()}
+    return record
+
+
+def save(record: Record) -> None:
+    used = {d for entries in record.reviewed.values() for d in entries.values()}
+    data = {
+        "source": record.source,
+        "format": FORMAT,
+        "languages": {
+            lang: dict(sorted(entries.items(), key=lambda kv: _order(kv[0])))
+            for lang, entries in sorted(record.reviewed.items())
+        },
+        "texts": {d: t for d, t in sorted(record.texts.items()) if d in used},
+    }
+    text = HEADER + yaml.safe_dump(
+        data, allow_unicode=True, sort_keys=False, default_flow_style=False, width=100
+    )
+    if record.path.exists() and record.path.read_text(encoding="utf-8") == text:
+        return  # nothing new reviewed: the file is left as it is
+    atomic_write(record.path, text.encode("utf-8"))
+
+
+def _order(ctx: str) -> tuple:
+    """YAML strings by file and key, then the rulebook in reading order."""
+    if not ctx.startswith("rules:"):
+        return (0, ctx)
+    parts = ctx.split(":")
+    where = parts[1] if len(parts) > 2 else ""
+    number = where[1:] if where.startswith("§") else ""
+    try:
+        key = tuple(int(p) for p in number.split(".")) if number else (-1,)
+    except ValueError:
+        key = (10**6,)
+    return (1, key, parts[-1])
+
+
+STATUSES = ("missing", "reviewed", "stale", "unreviewed")
+# Recorded for a rulebook segment that an import copied from the source into a new language's
+# file to keep its place: it is there, but not translated.
+UNTRANSLATED = "untranslated"
+
+
+@dataclass
+class State:
+    segment: Segment
+    lang: str
+    status: str  # "missing", "reviewed", "stale", "unreviewed"
+    old: str | None = None  # the source text the translation was reviewed against, when known
+
+    @property
+    def ctx(self) -> str:
+        return self.segment.ctx
+
+
+def states(content: GameContent, segments: list[Segment], record: Record) -> list[State]:
+    """The state of every segment in every target language of the game."""
+    source = source_language(content)
+    out = []
+    against_other = record.source not in (None, source)
+    for lang in content.languages:
+        if lang == source:
+            continue
+        reviewed = {} if against_other else record.reviewed.get(lang, {})
+        legacy = {} if against_other else record.legacy.get(lang)
+        for seg in segments:
+            if seg.translation(lang) is None:
+                out.append(State(seg, lang, "missing"))
+                continue
+            if legacy is not None and record.legacy:
+                out.append(State(seg, lang, _legacy_status(content, seg, legacy, source)))
+                continue
+            recorded = reviewed.get(seg.ctx)
+            if recorded == UNTRANSLATED and seg.translation(lang) == seg.text:
+                out.append(State(seg, lang, "missing"))
+            elif recorded is None or recorded == UNTRANSLATED:
+                out.append(State(seg, lang, "unreviewed"))
+            elif recorded == digest(seg.text):
+                out.append(State(seg, lang, "reviewed"))
+            else:
+                out.append(State(seg, lang, "stale", record.texts.get(recorded)))
+    return out
+
+
+def _legacy_status(content: GameContent, seg: Segment, legacy: dict[str, str], source: str) -> str:
+    if seg.section is None:
+        return "reviewed"  # not tracked by the old format
+    section = content.rules[source].section(seg.section)
+    recorded = legacy.get(seg.section)
+    if recorded is None:
+        return "unreviewed"
+    return "reviewed" if section is not None and recorded == section.digest() else "stale"
+
+
+def mark(
+    content: GameContent,
+    segments: list[Segment],
+    langs: list[str],
+    sections: list[str] | None = None,
+    contexts: list[str] | None = None,
+) -> dict[str, list[str]]:
+    """Record today's source text as reviewed for the translated segments of `langs` (only the
+    given rulebook sections or contexts, when named). Returns lang -> contexts marked."""
+    record = load(content)
+    source = source_language(content)
+    if record.source not in (None, source) or record.legacy:
+        _migrate(content, segments, record, source)
+    record.source = source
+    marked: dict[str, list[str]] = {}
+    known = {s.ctx for s in segments}
+    for lang in langs:
+        entries = record.reviewed.setdefault(lang, {})
+        for seg in segments:
+            if sections is not None and seg.section not in sections:
+                continue
+            if contexts is not None and seg.ctx not in contexts:
+                continue
+            if seg.translation(lang) is None:
+                continue
+            if entries.get(seg.ctx) == UNTRANSLATED and seg.translation(lang) == seg.text:
+                continue  # still the source's text, copied to keep its place
+            d = digest(seg.text)
+            entries[seg.ctx] = d
+            record.texts[d] = seg.text
+            marked.setdefault(lang, []).append(seg.ctx)
+        for ctx in list(entries):
+            if ctx not in known:
+                del entries[ctx]
+    save(record)
+    return marked
+
+
+def mark_untranslated(content: GameContent, lang: str, contexts: list[str]) -> None:
+    """Record rulebook segments copied from the source as not translated yet."""
+    record = load(content)
+    record.source = source_language(content)
+    entries = record.reviewed.setdefault(lang, {})
+    for ctx in contexts:
+        entries[ctx] = UNTRANSLATED
+    save(record)
+
+
+def _migrate(content: GameContent, segments: list[Segment], record: Record, source: str) -> None:
+    """From the section-digest format (or another source language): keep what was reviewed."""
+    if record.source not in (None, source):
+        record.reviewed, record.legacy = {}, {}
+        return
+    for lang, sections in record.legacy.items():
+        entries = record.reviewed.setdefault(lang, {})
+        for seg in segments:
+            if seg.translation(lang) is None:
+                continue
+            if _legacy_status(content, seg, sections, source) == "reviewed" and (
+                seg.section is not None
+            ):
+                d = digest(seg.text)
+                entries[seg.ctx] = d
+                record.texts[d] = seg.text
+    record.legacy = {}
