@@ -45,14 +45,19 @@ DEFAULT_TEXTS = Path(__file__).resolve().parents[1] / "templates" / "guide" / "t
 
 
 def texts(templates: Path, lang: str) -> dict[str, Any]:
-    """The guide's words in `lang`, English for what a language lacks."""
+    """The guide's words in `lang`; what a language lacks comes from the `fallback` block."""
     path = templates / "guide" / "texts.yaml"
     if not path.is_file() and DEFAULT_TEXTS.is_file():
         path = DEFAULT_TEXTS
     data = load_yaml(path)
-    if "en" not in data:
-        raise ContentError("the guide texts need an 'en' block", path, code="schema")
-    out = dict(data["en"])
+    fallback = data.get("fallback")  # the block a language's missing words come from
+    if not isinstance(fallback, str) or fallback not in data:
+        raise ContentError(
+            "the guide texts need 'fallback: <lang>' naming one of their blocks",
+            path,
+            code="schema",
+        )
+    out = dict(data[fallback])
     for key, value in (data.get(lang) or {}).items():
         out[key] = {**out.get(key, {}), **value} if isinstance(value, dict) else value
     return out
