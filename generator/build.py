@@ -677,7 +677,8 @@ def build_guides(project: Project, content, manifest: dict, state: GameState, op
     entries = []
     papers = sorted({f["paper"] for f in manifest["files"] if f.get("kind") == "components"})
     words = _hash_files([*tree(project.templates / "guide"), guide.DEFAULT_TEXTS])
-    for lang in content.languages:
+    skip = getattr(content, "skip_languages", None) or set()  # drafts not built this time
+    for lang in (lang for lang in content.languages if lang not in skip):
         for paper in papers:
             rel_path = guide.guide_path(content.id, lang, paper)
             listed = [

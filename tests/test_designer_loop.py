@@ -227,7 +227,8 @@ def test_preview_in_a_browser_from_file(dogfight_copy, capsys):
         faces = page.evaluate(
             "Array.from(document.querySelectorAll('figure img')).map(i => i.naturalWidth)"
         )
-        assert len(faces) == 3 * (50 + 25 + 2)  # fronts and the two common backs, per language
+        langs = len(load_game(Project(root), "dogfight").languages)
+        assert len(faces) == langs * (50 + 25 + 2)  # fronts and the two common backs, per language
         assert all(w > 0 for w in faces)
         # The finding sits on the right card: en rewards red-3, box 'cost', and nowhere else.
         page.click("button[data-lang=en]")

@@ -22,6 +22,12 @@ def files_of(manifest: dict, fmt: str) -> list[dict]:
     return [f for f in manifest["files"] if f.get("format") == fmt]
 
 
+def languages(game: str) -> int:
+    """How many languages the game prints (Dogfight gained French through the PO workflow)."""
+    data = yaml.safe_load((ROOT / "content" / game / "game.yaml").read_text())
+    return len(data["languages"])
+
+
 def manifest_counts(game: str) -> dict[str, int]:
     data = yaml.safe_load((ROOT / "content" / game / "manifest.yaml").read_text())
     return {cid: (v if isinstance(v, int) else v["count"]) for cid, v in data["components"].items()}
@@ -33,8 +39,8 @@ def manifest_counts(game: str) -> dict[str, int]:
 def test_png_size_is_trim_plus_bleed_at_the_dpi_and_srgb(built):
     m = built.manifest("dogfight")
     pngs = files_of(m, "png")
-    # 50 + 25 fronts and one common back per deck, in three languages
-    assert len(pngs) == (50 + 1 + 25 + 1) * 3
+    # 50 + 25 fronts and one common back per deck, in every language
+    assert len(pngs) == (50 + 1 + 25 + 1) * languages("dogfight")
     want = (round((63 + 2 * 3) / 25.4 * 300), round((88 + 2 * 3) / 25.4 * 300))
     assert want == (815, 1110)
     for f in pngs:
@@ -137,7 +143,7 @@ def test_tts_deck_has_a_card_per_copy_and_sheets_of_at_most_10x7(built):
     m = built.manifest("dogfight")
     counts = manifest_counts("dogfight")
     decks = files_of(m, "tts")
-    assert len(decks) == 2 * 3
+    assert len(decks) == 2 * languages("dogfight")
     for f in decks:
         saved = json.loads(built.path(f["path"]).read_text())
         (deck,) = saved["ObjectStates"]
@@ -194,7 +200,7 @@ def test_tts_pieces_and_base_url(dogfight_copy):
 def test_gutterfold_backs_mirror_their_fronts_across_the_fold(built):
     m = built.manifest("dogfight")
     folds = files_of(m, "gutterfold")
-    assert len(folds) == 2 * 2 * 3  # 2 decks x 2 papers x 3 languages
+    assert len(folds) == 2 * 2 * languages("dogfight")  # 2 decks x 2 papers x each language
     for f in folds:
         pages = [s for s in m["sheets"] if s["file"] == f["path"]]
         assert len(pages) == 2 * f["pages"]
