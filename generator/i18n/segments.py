@@ -84,10 +84,14 @@ def yaml_files(content: GameContent) -> list[Path]:
     return out
 
 
+# libyaml's composer when PyYAML has it: the same nodes and marks, several times faster.
+_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _compose(path: Path) -> tuple[str, Node | None]:
     text = read_text(path)
     try:
-        return text, yaml.compose(text, Loader=yaml.SafeLoader)
+        return text, yaml.compose(text, Loader=_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise ContentError(
