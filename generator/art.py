@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import re
 import warnings
 from dataclasses import dataclass
@@ -90,16 +91,55 @@ def _read_art(path: Path) -> bytes:
 
 
 def svg_source(path: Path, context: dict) -> str:
-    """The SVG text for one item: a template rendered with the item's data, checked for safety."""
+    """The SVG text for one item: a template rendered with the item's data, checked for safety.
+
+    A templated SVG is rendered once per distinct value of the names it reads (a plane drawn
+    in five suit colours is rendered five times, not once per card and language)."""
     try:
         text = _read_art(path).decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ContentError("SVG is not valid UTF-8", path, code="encoding") from None
     if templating.is_template(text):
+        names = _template_names(text)
+        try:
+            key = (
+                path,
+                text,
+                # [value] for a name the context has, nothing for one it lacks (an error)
+                json.dumps(
+                    {n: [context[n]] for n in names if n in context}, sort_keys=True, default=repr
+                ),
+            )
+        except (TypeError, ValueError):
+            key = None  # values JSON cannot order: render it every time
+        rendered = _rendered_svgs()
+        if key is not None and key in rendered:
+            return rendered[key]
         try:
             text = templating.render(text, context)
         except ContentError as exc:
             raise exc.located(path) from None
+        text = _safe_svg(text, path)
+        if key is not None:
+            rendered[key] = text
+        return text
+    return _safe_svg(text, path)
+
+
+@lru_cache(maxsize=256)
+def _template_names(text: str) -> tuple[str, ...]:
+    """The names a template reads from its context (pure: keyed by the template's text)."""
+    from jinja2 import meta
+
+    return tuple(sorted(meta.find_undeclared_variables(templating.ENV.parse(text))))
+
+
+def _rendered_svgs() -> dict:
+    return session.current().cache("art.rendered_svgs")
+
+
+def _safe_svg(text: str, path: Path) -> str:
+    """Refuse outside references and SVGs over the element budget."""
     bad = _EXTERNAL.search(text)
     if bad:
         raise ContentError(
