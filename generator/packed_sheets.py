@@ -25,6 +25,7 @@ from generator.sheets import (
     CUT_WIDTH,
     MARK_WIDTH,
     Copy,
+    _lang_tag,
     _side_word,
     copies,
     draw_label,
@@ -134,7 +135,7 @@ def write_packed(
         draw_label(
             canvas,
             renderer,
-            f"{title} · {label_names} · {lang} · {n}/{len(sheets)} · {side}",
+            f"{title} · {label_names} · {_lang_tag(content, lang)} · {n}/{len(sheets)} · {side}",
             marks,
             strip,
         )
@@ -161,7 +162,7 @@ def write_packed(
         draw_label(
             canvas,
             renderer,
-            f"{title} · {label_names} · {lang} · {n}/{len(sheets)} · {side}",
+            f"{title} · {label_names} · {_lang_tag(content, lang)} · {n}/{len(sheets)} · {side}",
             [],
             impose.Rect(margin, margin, W - 2 * margin, packing.LABEL_ROOM),
         )

@@ -18,6 +18,7 @@ from reportlab.lib import colors
 
 from generator import templating
 from generator.errors import ContentError, Finding
+from generator.impose import compose
 from generator.model import AbsLength, Angle, Colour, DashLength, LengthT, Strict, Stroke
 from generator.units import Length
 
@@ -78,18 +79,9 @@ class Rect:
     h: float
 
 
-def multiply(m: Matrix, n: Matrix) -> Matrix:
-    """m then n: the transform of a point first by n, then by m (canvas order)."""
-    a, b, c, d, e, f = m
-    a2, b2, c2, d2, e2, f2 = n
-    return (
-        a * a2 + c * b2,
-        b * a2 + d * b2,
-        a * c2 + c * d2,
-        b * c2 + d * d2,
-        a * e2 + c * f2 + e,
-        b * e2 + d * f2 + f,
-    )
+# m then n: the transform of a point first by n, then by m (canvas order). One affine
+# product for the whole engine: imposition's.
+multiply = compose
 
 
 def translate(dx: float, dy: float) -> Matrix:
