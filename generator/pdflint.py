@@ -82,7 +82,7 @@ def lint(path: Path, allowed_fonts: Iterable[str] | None = None) -> list[Problem
     for number, page in enumerate(pages, start=1):
         linter.page = number
         resources = _resolve(page.get("/Resources")) or {}
-        linter.stream(page.get_contents(), resources, "page")
+        linter.stream(page.get("/Contents"), resources, "page")
     return linter.problems
 
 
@@ -98,27 +98,13 @@ class _Linter:
         self.problems.append(Problem(self.page, where, message))
 
     def stream(self, stream: Any, resources: Any, where: str) -> None:
-        from pypdf.generic import ContentStream
-
         if stream is None:
             return
         try:
-            content = ContentStream(stream, None)
-            operations = content.operations
+            used = names_used(_stream_bytes(stream))
         except Exception as exc:  # pypdf raises many kinds for a broken stream
             self.add(where, f"content stream cannot be parsed ({type(exc).__name__}: {exc})")
             return
-        used: dict[str, set[str]] = {}
-        for operands, operator in operations:
-            kind = OPERATORS.get(operator)
-            if kind is None or not operands:
-                continue
-            name = operands[-1] if kind == "Pattern" else operands[0]
-            if not isinstance(name, str) or not name.startswith("/"):
-                continue  # scn with colour components only
-            if kind == "ColorSpace" and name in DEVICE_SPACES:
-                continue
-            used.setdefault(kind, set()).add(name)
         for kind, names in sorted(used.items()):
             defined = _resolve(resources.get("/" + kind)) or {}
             for name in sorted(names):
@@ -189,6 +175,103 @@ def _hangul(font: Any) -> bool:
     except Exception:
         return False
     return any(0xAC00 <= int(h, 16) <= 0xD7A3 for h in _HEX4.findall(data))
+
+
+# A name operand right before the operator that looks it up; Tf has the size in between.
+_NAME = rb"/([^\s/\[\]()<>{}%]*)"
+_USES = re.compile(
+    _NAME + rb"\s+(?:(gs|Do|sh|cs|CS|scn|SCN)|[-+]?[0-9.]+\s+(Tf))(?=[\s/\[\]()<>{}%]|$)"
+)
+_SPECIAL = re.compile(rb"[(%<]")
+_IN_STRING = re.compile(rb"[()\\]")
+_HEX_ESCAPE = re.compile(r"#([0-9A-Fa-f]{2})")  # /A#20B is the name "A B"
+_INLINE_IMAGE = re.compile(rb"(?:^|\s)BI\s")
+
+
+def names_used(data: bytes) -> dict[str, set[str]]:
+    """The resource names a content stream uses, by kind ("ExtGState": {"/gRLs0"}...).
+
+    Strings, hex strings and comments are blanked first, so a text that reads "/F1 12 Tf" is
+    not taken for an operator; a stream with an inline image (binary data) goes through
+    pypdf's full parser. Scanning for the few operators that name resources is about 50 times
+    faster than parsing every operator of a 1,000-card sheet."""
+    code = _blank_strings(data)
+    if _INLINE_IMAGE.search(code):
+        return _names_used_parsed(data)
+    used: dict[str, set[str]] = {}
+    for name, op, tf in _USES.findall(code):
+        kind = OPERATORS[op or tf]
+        text = "/" + _HEX_ESCAPE.sub(lambda m: chr(int(m[1], 16)), name.decode("latin-1"))
+        if kind == "ColorSpace" and text in DEVICE_SPACES:
+            continue
+        used.setdefault(kind, set()).add(text)
+    return used
+
+
+def _blank_strings(data: bytes) -> bytes:
+    """`data` with every literal string, hex string and comment replaced by a space."""
+    if not _SPECIAL.search(data):
+        return data
+    out = []
+    i, n = 0, len(data)
+    while i < n:
+        m = _SPECIAL.search(data, i)
+        if m is None:
+            out.append(data[i:])
+            break
+        j = m.start()
+        out.append(data[i:j])
+        c = data[j : j + 1]
+        if c == b"%":  # a comment runs to the end of the line
+            ends = [e for e in (data.find(b"\n", j), data.find(b"\r", j)) if e >= 0]
+            i = min(ends) if ends else n
+        elif c == b"<":
+            if data[j + 1 : j + 2] == b"<":  # a dictionary, not a hex string
+                out.append(b"<<")
+                i = j + 2
+                continue
+            end = data.find(b">", j)
+            i = n if end < 0 else end + 1
+        else:  # a literal string: balanced parentheses, backslash escapes
+            depth, k = 1, j + 1
+            while depth and k < n:
+                s = _IN_STRING.search(data, k)
+                if s is None:
+                    k = n
+                    break
+                ch = data[s.start() : s.start() + 1]
+                k = s.start() + (2 if ch == b"\\" else 1)
+                depth += {b"(": 1, b")": -1}.get(ch, 0)
+            i = k
+        out.append(b" ")
+    return b"".join(out)
+
+
+def _names_used_parsed(data: bytes) -> dict[str, set[str]]:
+    from pypdf.generic import ContentStream, DecodedStreamObject
+
+    stream = DecodedStreamObject()
+    stream.set_data(data)
+    used: dict[str, set[str]] = {}
+    for operands, operator in ContentStream(stream, None).operations:
+        kind = OPERATORS.get(operator)
+        if kind is None or not operands:
+            continue
+        name = operands[-1] if kind == "Pattern" else operands[0]
+        if not isinstance(name, str) or not name.startswith("/"):
+            continue  # scn with colour components only
+        if kind == "ColorSpace" and name in DEVICE_SPACES:
+            continue
+        used.setdefault(kind, set()).add(name)
+    return used
+
+
+def _stream_bytes(stream: Any) -> bytes:
+    """The decoded bytes of a content stream, or of an array of them (a page's /Contents)."""
+    stream = _resolve(stream)
+    if isinstance(stream, list):
+        return b"\n".join(_resolve(part).get_data() for part in stream)
+    return stream.get_data()
 
 
 def _resolve(obj: Any) -> Any:

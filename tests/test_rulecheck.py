@@ -173,6 +173,51 @@ def test_lint_finds_an_undefined_extgstate_in_a_form_and_end_form_fixes_it(tmp_p
     assert not [p for p in fixed if "ExtGState" in p.message]
 
 
+# Content streams with every trap the fast scanner must step over: operators inside literal
+# strings (nested and escaped parentheses), hex strings, comments, dictionaries, arrays.
+_TRICKY_STREAMS = [
+    b"q /gRLs0 gs BT /F1 12 Tf (text /F9 12 Tf \\( and (nested /X0 Do) parens) Tj ET /Fm0 Do Q",
+    b"% a comment /Gone gs\n0.5 /P0 scn /DeviceRGB cs /CS0 CS <2F41207368> Tj /Sh1 sh",
+    b"/OC /oc1 BDC << /MCID 0 /Y /Z >> BDC BT /F2 -8.5 Tf [(a) 20 (b\\) /F7 1 Tf)] TJ ET EMC",
+    b"/A#20B gs (a string with /Q0 Do inside) Tj",
+    b"",
+]
+
+
+@pytest.mark.parametrize("data", _TRICKY_STREAMS)
+def test_the_resource_scanner_agrees_with_pypdfs_full_parser(data):
+    assert pdflint.names_used(data) == pdflint._names_used_parsed(data)
+
+
+def test_the_resource_scanner_agrees_with_pypdf_on_every_stream_of_a_real_kit(mini):
+    """The scanner reads only the operators that name resources; pypdf parses every operator.
+    On every content stream pnp writes (cards, sheets, boards, rulebooks), they agree."""
+    from pypdf import PdfReader
+
+    run_pnp(mini, "print", "-j", "1", check=True)
+    pdfs = sorted((mini / "output" / GAME).rglob("*.pdf"))
+    streams = 0
+
+    def walk(contents, resources, seen):
+        nonlocal streams
+        data = pdflint._stream_bytes(contents)
+        assert pdflint.names_used(data) == pdflint._names_used_parsed(data), pdf
+        streams += 1
+        forms = (resources or {}).get("/XObject") or {}
+        for ref in forms.values():
+            form = ref.get_object()
+            key = getattr(ref, "idnum", id(form))
+            if form.get("/Subtype") == "/Form" and key not in seen:
+                seen.add(key)
+                walk(form, form.get("/Resources") or resources, seen)
+
+    for pdf in pdfs:
+        seen: set = set()
+        for page in PdfReader(str(pdf)).pages:
+            walk(page["/Contents"], page.get("/Resources"), seen)
+    assert len(pdfs) >= 5 and streams >= 15
+
+
 def test_lint_finds_unembedded_and_foreign_fonts(tmp_path):
     # The canvas's standard font (Times-Roman, never embedded) sits in every resource dictionary
     found = pdflint.lint(_form_pdf(tmp_path / "times.pdf", fixed=True))
