@@ -69,7 +69,16 @@ class _Template(Template):
             _Budget.loops = _Budget.fills = 0
         _Budget.depth += 1
         try:
-            return super().render(*args, **kwargs)
+            # Jinja's render copies its globals out of a ChainMap on every call, which costs
+            # more than rendering a card's title; the globals are copied once per template.
+            flat = self.__dict__.get("_pnp_globals")
+            if flat is None:
+                flat = self.__dict__["_pnp_globals"] = dict(self.globals)
+            context = self.new_context({**flat, **dict(*args, **kwargs)}, shared=True)
+            try:
+                return self.environment.concat(self.root_render_func(context))
+            except Exception:
+                self.environment.handle_exception()
         except RecursionError:
             raise SecurityError(
                 "recursion too deep (a macro or fill() that calls itself?)"
