@@ -11,7 +11,6 @@ from pathlib import Path
 
 from pydantic import Field, model_validator
 
-from generator import session
 from generator.model import ID_RE, LANG_RE, Strict
 from generator.validation import validate
 from generator.yamlload import YDict, load_yaml
@@ -85,8 +84,6 @@ class Glossary:
         return [t for t in self.terms if t.component == component_id]
 
 
-# read once per command: `pnp i18n export` asks for it once per segment (hundreds of times)
-@session.cached
 def load_glossary(game_dir: Path) -> Glossary | None:
     path = game_dir / "glossary.yaml"
     if not path.exists():

@@ -24,6 +24,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polib
 import yaml
@@ -39,6 +40,9 @@ from generator.i18n import tracking
 from generator.i18n.segments import Segment, jinja_spans, strip_jinja
 from generator.rules_source import rules_files
 from generator.yamlload import read_text
+
+if TYPE_CHECKING:
+    from generator.glossary import Glossary
 
 PLACEHOLDER = re.compile(r"\{(\d+)\}")
 FLAG = "python-brace-format"
@@ -89,12 +93,12 @@ def _variables(text: str) -> set[str]:
 # ---------------------------------------------------------------- export
 
 
-def _glossary_notes(content: GameContent, seg: Segment, source: str, lang: str | None) -> list[str]:
+def _glossary_notes(
+    glossary: Glossary | None, seg: Segment, source: str, lang: str | None
+) -> list[str]:
     from generator.check.terms import index, normalize
     from generator.check.text import plain
-    from generator.glossary import load_glossary
 
-    glossary = load_glossary(content.dir)
     if glossary is None:
         return []
     idx = index(glossary, source)
@@ -112,18 +116,21 @@ def _glossary_notes(content: GameContent, seg: Segment, source: str, lang: str |
     return [n.rstrip(" ->") for n in notes]
 
 
-def _comment(content: GameContent, seg: Segment, source: str, lang: str | None) -> str:
+def _comment(glossary: Glossary | None, seg: Segment, source: str, lang: str | None) -> str:
     lines = [f"{seg.kind}" + (f", section {seg.section}" if seg.section else "")]
     for n, block in enumerate(expressions(seg.text)):
         lines.append(f"{{{n}}} = {block}")
-    lines += _glossary_notes(content, seg, source, lang)
+    lines += _glossary_notes(glossary, seg, source, lang)
     return "\n".join(lines)
 
 
 def export(content: GameContent, lang: str | None, template: bool = False) -> polib.POFile:
     """A PO file of every segment for `lang` (a POT with empty msgstr when `template`)."""
+    from generator.glossary import load_glossary
+
     source = seg_mod.source_language(content)
     segments = seg_mod.all_segments(content)
+    glossary = load_glossary(content.dir)  # once: read per segment, it cost 30 s on a big game
     record = tracking.load(content)
     states = {}
     if lang and not template:
@@ -172,7 +179,7 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
             occurrences=[
                 (seg.source.file.relative_to(content.dir).as_posix(), str(seg.source.line))
             ],
-            comment=_comment(content, seg, source, None if template else lang),
+            comment=_comment(glossary, seg, source, None if template else lang),
             flags=flags,
         )
         if previous is not None:
