@@ -14,6 +14,8 @@ Projects
         copies of the named real games, then `files` ({relative path: text or bytes}) written
         over them. Returns the root.
     dogfight_copy   make_project(games=("dogfight",)).
+    only_languages(root, "dogfight", ["es", "en"])   a copied game prints only those languages,
+        with no bilingual editions: a test that reads English cards builds no other rulebook.
     built   every game built once per test session (`pnp print`), read-only: .manifest(game),
         .path(relative). Do not change it: copy what you need to change. A test using it is
         marked slow automatically (building the four kits takes minutes).
@@ -31,6 +33,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -73,6 +76,19 @@ def write_files(root: Path, files: dict[str, str | bytes]) -> None:
             path.write_bytes(data)
         else:
             path.write_text(data, encoding="utf-8")
+
+
+def only_languages(root: Path, game: str, languages: list[str]) -> None:
+    """Let a copied game print only `languages` (the source first), with no bilingual editions.
+
+    For a test that reads one language's components: every language and edition left out is a
+    rulebook (about 2 s of WeasyPrint each) it would build and never look at."""
+    path = root / "content" / game / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    text, n = re.subn(r"(?m)^languages: .*$", f"languages: [{', '.join(languages)}]", text)
+    assert n == 1, f"no one-line `languages:` in {path}"
+    text = re.sub(r"(?m)^  bilingual: .*$", "  bilingual: []", text)
+    path.write_text(text, encoding="utf-8")
 
 
 def run_pnp(root: Path, *args: str, check: bool = False) -> subprocess.CompletedProcess:

@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 import yaml
-from conftest import ROOT, copy_project, run_pnp
+from conftest import ROOT, copy_project, only_languages, run_pnp
 from pdfutil import reader, render
 from PIL import Image
 
@@ -78,7 +78,8 @@ def preset_project(tmp_path_factory) -> Path:
         "            {format: png, preset: makeplayingcards, components: [rewards]}]",
     )
     game.write_text(text)
-    run_pnp(root, "print", "--export", "png", check=True)
+    only_languages(root, "dogfight", ["es", "en"])  # the tests read English images
+    run_pnp(root, "print", "--export", "png", "--paper", "a4", check=True)
     return root
 
 
@@ -175,7 +176,9 @@ def test_tts_pieces_and_base_url(dogfight_copy):
     game.write_text(text)
     comp = root / "content/dogfight/components/rewards.yaml"
     comp.write_text(comp.read_text().replace("kind: card", "kind: token"))
-    run_pnp(root, "print", "--export", "tts", check=True)
+    only_languages(root, "dogfight", ["es", "en"])  # the test reads English decks
+    tts = ("print", "--export", "tts", "--paper", "a4")
+    run_pnp(root, *tts, check=True)
     deck = json.loads((root / "output/dogfight/en/tts/allied-planes.json").read_text())
     url = deck["ObjectStates"][0]["CustomDeck"]["1"]["FaceURL"]
     assert url == "https://example.org/kit/en/tts/allied-planes-faces-1.png"
@@ -186,10 +189,10 @@ def test_tts_pieces_and_base_url(dogfight_copy):
         rel = o["CustomImage"]["ImageURL"].removeprefix("https://example.org/kit/")
         assert (root / "output/dogfight" / rel).is_file()
     # A target of many files is up to date only while every one of them is intact.
-    again = run_pnp(root, "print", "--export", "tts", check=True)
+    again = run_pnp(root, *tts, check=True)
     assert " 0 of " in again.stdout
     (root / "output/dogfight/en/tts/rewards/red-0-front.png").unlink()
-    repaired = run_pnp(root, "print", "--export", "tts", check=True)
+    repaired = run_pnp(root, *tts, check=True)
     assert " 1 of " in repaired.stdout
     assert (root / "output/dogfight/en/tts/rewards/red-0-front.png").is_file()
 
@@ -333,6 +336,7 @@ def test_ink_saver_follows_the_layouts_keep_and_drop(dogfight_copy):
     )
     text = text.replace('fill: "#c0262d"}', 'fill: "#c0262d", ink: drop}')
     layout.write_text(text)
+    only_languages(root, "dogfight", ["es", "en"])  # the test reads an English sheet
     run_pnp(root, "print", "--export", "ink-saver", "--paper", "a4", check=True)
     m = json.loads((root / "output/dogfight/build-manifest.json").read_text())
     path = "output/dogfight/en/ink-saver/allied-planes-a4.pdf"
