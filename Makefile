@@ -45,9 +45,11 @@ check: setup
 	$(PNP) check
 
 # `make test` leaves out the tests marked slow (see tests/conftest.py) and runs on two
-# processes, a test file per process (its module fixtures are made once); CI runs them all.
+# processes, each taking half of the tests and then half of what the other has left
+# (worksteal: both finish together); a module's costly build is made once for both
+# (shared_build in tests/conftest.py). CI runs them all.
 test: setup
-	$(BIN)/pytest -q -m "not slow" -n 2 --dist loadfile
+	$(BIN)/pytest -q -m "not slow" -n 2 --dist worksteal
 
 test-all: setup
 	$(BIN)/pytest -q

@@ -19,6 +19,8 @@ Projects
     built   every game built once per test session (`pnp print`), read-only: .manifest(game),
         .path(relative). Do not change it: copy what you need to change. A test using it is
         marked slow automatically (building the four kits takes minutes).
+    shared_build(tmp_path_factory, "name", build)   for a module fixture: `build(folder)` runs
+        once per test run, whichever `-n` process asks first; the others wait and reuse it.
 
 Speed
     @pytest.mark.slow marks a test that must stay slow: a real process is the point (a kill
@@ -30,15 +32,18 @@ Speed
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import json
 import os
+import pickle
 import re
 import shutil
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -129,6 +134,28 @@ def spawn_pnp(root: Path, *args: str, check: bool = False) -> subprocess.Complet
     return result
 
 
+def shared_build(tmp_path_factory, name: str, build: Callable[[Path], Any]) -> tuple[Path, Any]:
+    """`build(folder)` run once per test run, for every `-n` process alike: the first process to
+    ask builds into a folder they share (under a file lock), the others wait and reuse it.
+    Returns (folder, what build returned; picklable). Tests only read the folder."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # this run's temporary folder, shared by its processes
+    folder = base / "shared" / name
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    done = folder / ".built.pickle"
+    with open(folder.parent / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
+            folder.mkdir()
+            value = build(folder)
+            part = done.with_suffix(".tmp")
+            part.write_bytes(pickle.dumps(value))
+            part.replace(done)
+        return folder, pickle.loads(done.read_bytes())
+
+
 class Built:
     def __init__(self, root: Path):
         self.root = root
@@ -143,9 +170,11 @@ class Built:
 @pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Built:
     """Every game built into a fresh copy of the project, exactly as `make print` does it."""
-    root = copy_project(tmp_path_factory.mktemp("project"))
-    run_pnp(root, "print", check=True)
-    return Built(root)
+
+    def build(folder: Path) -> None:
+        run_pnp(copy_project(folder), "print", check=True)
+
+    return Built(shared_build(tmp_path_factory, "built", build)[0])
 
 
 @pytest.fixture
@@ -204,8 +233,25 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.slow)
 
 
+_BUSY: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report):
+    """Time spent in tests (setup, call, teardown) by each `-n` process, for the summary."""
+    node = getattr(report, "node", None)
+    gateway = getattr(node, "gateway", None)
+    if gateway is not None:
+        _BUSY[gateway.id] = _BUSY.get(gateway.id, 0.0) + report.duration
+
+
 def pytest_terminal_summary(terminalreporter):
-    """Say how many bad-input cases ran (the corpus in tests/bad_inputs/)."""
+    """Say how many bad-input cases ran (the corpus in tests/bad_inputs/), and, with `-n`, how
+    long each process was busy (the wall time is about the busiest one's)."""
+    if _BUSY:
+        terminalreporter.write_line(
+            "test time per process: "
+            + ", ".join(f"{gw} {busy:.1f} s" for gw, busy in sorted(_BUSY.items()))
+        )
     passed = [r for r in terminalreporter.stats.get("passed", []) if "test_bad_input[" in r.nodeid]
     failed = [r for r in terminalreporter.stats.get("failed", []) if "test_bad_input[" in r.nodeid]
     if passed or failed:

@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 import yaml
-from conftest import ROOT, copy_project, only_languages, run_pnp
+from conftest import ROOT, copy_project, only_languages, run_pnp, shared_build
 from pdfutil import reader, render
 from PIL import Image
 
@@ -69,18 +69,20 @@ def test_png_full_bleed_face_has_its_colour_in_the_bleed(built):
 
 @pytest.fixture(scope="module")
 def preset_project(tmp_path_factory) -> Path:
-    root = copy_project(tmp_path_factory.mktemp("presets"), ("dogfight",))
-    game = root / "content/dogfight/game.yaml"
-    text = game.read_text()
-    text = text.replace(
-        "exports: [sheets, print-shop, png, tts, gutterfold, ink-saver]",
-        "exports: [{format: png, preset: thegamecrafter, components: [rewards]},\n"
-        "            {format: png, preset: makeplayingcards, components: [rewards]}]",
-    )
-    game.write_text(text)
-    only_languages(root, "dogfight", ["es", "en"])  # the tests read English images
-    run_pnp(root, "print", "--export", "png", "--paper", "a4", check=True)
-    return root
+    def build(folder: Path) -> None:
+        root = copy_project(folder, ("dogfight",))
+        game = root / "content/dogfight/game.yaml"
+        text = game.read_text()
+        text = text.replace(
+            "exports: [sheets, print-shop, png, tts, gutterfold, ink-saver]",
+            "exports: [{format: png, preset: thegamecrafter, components: [rewards]},\n"
+            "            {format: png, preset: makeplayingcards, components: [rewards]}]",
+        )
+        game.write_text(text)
+        only_languages(root, "dogfight", ["es", "en"])  # the tests read English images
+        run_pnp(root, "print", "--export", "png", "--paper", "a4", check=True)
+
+    return shared_build(tmp_path_factory, "png-presets", build)[0]
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import copy_project, run_pnp
+from conftest import copy_project, run_pnp, shared_build
 from pdfutil import crop_mm, ink, render
 
 from generator import impose, rulebook
@@ -240,9 +240,11 @@ def test_red_code_line_of_sight_picture_places_the_three_ships(red_code):
 @pytest.fixture(scope="module")
 def red_code_en_pdf(red_code, tmp_path_factory):
     _, content = red_code
-    path = tmp_path_factory.mktemp("rb") / "en.pdf"
-    rulebook.render_rulebook(content, "en", "a4", path)
-    return path
+
+    def build(folder: Path) -> None:
+        rulebook.render_rulebook(content, "en", "a4", folder / "en.pdf")
+
+    return shared_build(tmp_path_factory, "red-code-en", build)[0] / "en.pdf"
 
 
 def test_korean_inside_a_latin_edition_is_never_broken(red_code, red_code_en_pdf):

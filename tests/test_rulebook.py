@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import copy_project
+from conftest import copy_project, shared_build
 from fontTools.ttLib import TTFont
 from pdfutil import font_is_embedded, fonts, reader
 
@@ -55,18 +55,23 @@ def is_toc(text: str) -> bool:
 
 @pytest.fixture(scope="module")
 def dogfight(tmp_path_factory):
-    """Dogfight's rulebooks built once into a copy of the project."""
-    root = copy_project(tmp_path_factory.mktemp("rulebook"), ("dogfight",))
-    content = load_game(Project(root), "dogfight")
-    out = root / "output" / "dogfight"
-    built = {}
-    for lang in LANGS:
-        path = out / lang / "rules-a4.pdf"
-        built[lang] = (path, rulebook.render_rulebook(content, lang, "a4", path))
-    for a, b in (("es", "en"), ("es", "ko")):
-        path = out / f"{a}-{b}" / "rules-a4.pdf"
-        built[f"{a}-{b}"] = (path, rulebook.render_bilingual(content, a, b, "a4", path))
-    return content, built
+    """Dogfight's rulebooks built once (for every `-n` process) into a copy of the project."""
+
+    def build(folder: Path) -> dict:
+        root = copy_project(folder, ("dogfight",))
+        content = load_game(Project(root), "dogfight")
+        out = root / "output" / "dogfight"
+        built = {}
+        for lang in LANGS:
+            path = out / lang / "rules-a4.pdf"
+            built[lang] = (path, rulebook.render_rulebook(content, lang, "a4", path))
+        for a, b in (("es", "en"), ("es", "ko")):
+            path = out / f"{a}-{b}" / "rules-a4.pdf"
+            built[f"{a}-{b}"] = (path, rulebook.render_bilingual(content, a, b, "a4", path))
+        return built
+
+    root, built = shared_build(tmp_path_factory, "rulebook-dogfight", build)
+    return load_game(Project(root), "dogfight"), built
 
 
 # ---------------------------------------------------------------- one language

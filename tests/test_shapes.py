@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import copy_project, run_pnp
+from conftest import copy_project, run_pnp, shared_build
 from pdfutil import render
 
 MM = 72 / 25.4
@@ -87,8 +87,11 @@ LAYOUTS = {
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    root = write_demo(copy_project(tmp_path_factory.mktemp("shapes"), ("dogfight",)))
-    run_pnp(root, "print", "demo", "-j", "1", check=True)
+    def build(folder: Path) -> None:
+        root = write_demo(copy_project(folder, ("dogfight",)))
+        run_pnp(root, "print", "demo", "-j", "1", check=True)
+
+    root = shared_build(tmp_path_factory, "shapes-demo", build)[0]
     import json
 
     return root, json.loads((root / "output/demo/build-manifest.json").read_text())
