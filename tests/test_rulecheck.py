@@ -204,8 +204,7 @@ def test_the_resource_scanner_agrees_with_qpdf_on_every_stream_of_a_real_kit(min
         assert pdflint.names_used(data) == pdflint._names_used_parsed(data), pdf
         streams += 1
         forms = (resources or {}).get("/XObject") or {}
-        for name in forms.keys():
-            form = forms[name]
+        for _name, form in forms.items():
             if form.get("/Subtype") == "/Form" and form.objgen not in seen:
                 seen.add(form.objgen)
                 walk(form, form.get("/Resources") or resources, seen)
