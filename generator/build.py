@@ -13,23 +13,23 @@ import errno
 import fcntl
 import hashlib
 import json
-import multiprocessing
 import os
 import signal
 import stat
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator import fsio, session
 from generator.errors import ContentError
 from generator.limits import LIMITS
 from generator.project import Project, code_digest, hash_into, used_files
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 
 def _hash_files(paths, h=None) -> str:
@@ -643,6 +643,10 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
         for t in todo:
             done(t, run_timed(str(project.root), t, options))
     else:
+        import multiprocessing  # only a parallel build needs them
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from concurrent.futures.process import BrokenProcessPool
+
         pool = ProcessPoolExecutor(
             max_workers=min(jobs, len(todo)),
             mp_context=multiprocessing.get_context("fork"),
