@@ -617,7 +617,8 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
         ):
             stale.unlink(missing_ok=True)
     todo: list[Target] = []
-    states = {g: load_state(project, g) for g in plans}
+    # --force rebuilds every target and guide: the last build's record is not read at all.
+    states = {g: GameState() if options.force else load_state(project, g) for g in plans}
     for game, targets in plans.items():
         state = states[game]
         for t in targets:
@@ -685,7 +686,7 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
         data = json.dumps(
             manifest, ensure_ascii=False, separators=(",", ":"), allow_nan=False
         ).encode()
-        if not path.exists() or path.read_bytes() != data:
+        if not path.exists() or path.stat().st_size != len(data) or path.read_bytes() != data:
             try:
                 fsio.write_bytes(path, data)
             except OSError as exc:
