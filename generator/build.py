@@ -13,23 +13,23 @@ import errno
 import fcntl
 import hashlib
 import json
-import multiprocessing
 import os
 import signal
 import stat
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator import fsio, session
 from generator.errors import ContentError
 from generator.limits import LIMITS
 from generator.project import Project, code_digest, hash_into, used_files
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 
 def _hash_files(paths, h=None) -> str:
@@ -87,7 +87,6 @@ class GameState:
     """What the last build of a game wrote: per target its key, output digest and manifest part."""
 
     targets: dict = field(default_factory=dict)
-    checked: str = ""  # key of the inputs that last passed `check`
 
 
 def _sha(path: Path) -> str | None:
@@ -416,7 +415,7 @@ def state_path(project: Project, game: str) -> Path:
 def load_state(project: Project, game: str) -> GameState:
     try:
         data = json.loads(state_path(project, game).read_text())
-        return GameState(data.get("targets", {}), data.get("checked", ""))
+        return GameState(data.get("targets", {}))
     except (OSError, ValueError, AttributeError):
         return GameState()  # a missing or damaged cache only costs a rebuild
 
@@ -424,10 +423,29 @@ def load_state(project: Project, game: str) -> GameState:
 def save_state(project: Project, game: str, state: GameState) -> None:
     path = state_path(project, game)
     try:
-        fsio.write_bytes(
-            path, json.dumps({"targets": state.targets, "checked": state.checked}).encode()
-        )
+        fsio.write_bytes(path, json.dumps({"targets": state.targets}).encode())
     except OSError as exc:  # output/ is a file, read-only, or the disk is full
+        raise write_error(exc, path) from None
+
+
+def checked_path(project: Project, game: str) -> Path:
+    return project.output / ".pnp-cache" / f"{game}.checked"
+
+
+def load_checked(project: Project, game: str) -> str:
+    """The key of the inputs that last passed `check` (a file of its own: reading it must not
+    cost parsing the record of every target)."""
+    try:
+        return checked_path(project, game).read_text().strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def save_checked(project: Project, game: str, key: str) -> None:
+    path = checked_path(project, game)
+    try:
+        fsio.write_text(path, key)
+    except OSError as exc:
         raise write_error(exc, path) from None
 
 
@@ -599,7 +617,8 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
         ):
             stale.unlink(missing_ok=True)
     todo: list[Target] = []
-    states = {g: load_state(project, g) for g in plans}
+    # --force rebuilds every target and guide: the last build's record is not read at all.
+    states = {g: GameState() if options.force else load_state(project, g) for g in plans}
     for game, targets in plans.items():
         state = states[game]
         for t in targets:
@@ -607,6 +626,8 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
             intact = known and known.get("key") == t.key and _intact(project, t, known)
             if options.force or not intact:
                 todo.append(t)
+    for t in todo:  # its old record is replaced when it is built: no need to hold it meanwhile
+        states[t.game].targets.pop(t.path, None)
     progress = Progress(len(todo)) if todo else None
     jobs = options.jobs or os.cpu_count() or 1
     failures: list[str] = []
@@ -623,6 +644,10 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
         for t in todo:
             done(t, run_timed(str(project.root), t, options))
     else:
+        import multiprocessing  # only a parallel build needs them
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from concurrent.futures.process import BrokenProcessPool
+
         pool = ProcessPoolExecutor(
             max_workers=min(jobs, len(todo)),
             mp_context=multiprocessing.get_context("fork"),
@@ -661,7 +686,7 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
         data = json.dumps(
             manifest, ensure_ascii=False, separators=(",", ":"), allow_nan=False
         ).encode()
-        if not path.exists() or path.read_bytes() != data:
+        if not path.exists() or path.stat().st_size != len(data) or path.read_bytes() != data:
             try:
                 fsio.write_bytes(path, data)
             except OSError as exc:
