@@ -233,24 +233,42 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.slow)
 
 
-_BUSY: dict[str, float] = {}
+_BUSY: dict[str, float] = {}  # `-n` process -> seconds in tests (setup, call, teardown)
+_CPU: dict[str, float] = {}  # `-n` process -> CPU seconds, the builds' pool workers included
 
 
 def pytest_runtest_logreport(report):
-    """Time spent in tests (setup, call, teardown) by each `-n` process, for the summary."""
     node = getattr(report, "node", None)
     gateway = getattr(node, "gateway", None)
     if gateway is not None:
         _BUSY[gateway.id] = _BUSY.get(gateway.id, 0.0) + report.duration
 
 
+def pytest_sessionfinish(session):
+    workeroutput = getattr(session.config, "workeroutput", None)  # in an `-n` process
+    if workeroutput is not None:
+        t = os.times()
+        workeroutput["cpu"] = t.user + t.system + t.children_user + t.children_system
+
+
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook
+def pytest_testnodedown(node, error):
+    cpu = getattr(node, "workeroutput", {}).get("cpu")
+    if cpu is not None:
+        _CPU[node.gateway.id] = cpu
+
+
 def pytest_terminal_summary(terminalreporter):
     """Say how many bad-input cases ran (the corpus in tests/bad_inputs/), and, with `-n`, how
-    long each process was busy (the wall time is about the busiest one's)."""
+    long each process spent in tests and its CPU time: `make test`'s wall time on a quiet
+    machine is about the busiest process's."""
     if _BUSY:
         terminalreporter.write_line(
-            "test time per process: "
-            + ", ".join(f"{gw} {busy:.1f} s" for gw, busy in sorted(_BUSY.items()))
+            "per process: "
+            + ", ".join(
+                f"{gw} {busy:.1f} s in tests" + (f" ({_CPU[gw]:.1f} s CPU)" if gw in _CPU else "")
+                for gw, busy in sorted(_BUSY.items())
+            )
         )
     passed = [r for r in terminalreporter.stats.get("passed", []) if "test_bad_input[" in r.nodeid]
     failed = [r for r in terminalreporter.stats.get("failed", []) if "test_bad_input[" in r.nodeid]
