@@ -70,12 +70,14 @@ class _Template(Template):
             _Budget.loops = _Budget.fills = 0
         _Budget.depth += 1
         try:
-            # Jinja's render copies its globals out of a ChainMap on every call, which costs
-            # more than rendering a card's title; the globals are copied once per template.
+            # Jinja's render copies its globals out of a ChainMap on every call (twice), which
+            # costs more than rendering a card's title; they are copied once per template.
             flat = self.__dict__.get("_pnp_globals")
             if flat is None:
                 flat = self.__dict__["_pnp_globals"] = dict(self.globals)
-            context = self.new_context({**flat, **dict(*args, **kwargs)}, shared=True)
+            context = self.environment.context_class(
+                self.environment, {**flat, **dict(*args, **kwargs)}, self.name, self.blocks, flat
+            )
             try:
                 return self.environment.concat(self.root_render_func(context))
             except Exception:
