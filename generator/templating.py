@@ -16,6 +16,7 @@ from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from generator.errors import ContentError
 from generator.limits import LIMITS
+from generator.template_cache import CachedCompile
 
 _LANG = re.compile(r"^[a-z]{2}$")
 MAX_RENDERED = 100_000  # characters; longer output is a runaway template
@@ -78,11 +79,12 @@ class _Template(Template):
             _Budget.depth -= 1
 
 
-class _Env(SandboxedEnvironment):
+class _Env(CachedCompile, SandboxedEnvironment):
     """The sandbox, limited: loop iterations, string and list sizes, big numbers, recursion.
 
     Jinja's own sandbox stops escapes to Python but not runaway work: `range(1000)` nested
     three deep, `[0] * 300000000`, `'%0999999999d' % 1` or `9 ** 64 ** 64` all pass it.
+    Compiled templates are kept between commands (template_cache.py).
     """
 
     template_class = _Template
