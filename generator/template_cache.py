@@ -27,8 +27,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, nodes
+from jinja2 import Environment, TemplateSyntaxError, nodes
 from jinja2.bccache import Bucket, FileSystemBytecodeCache
+from jinja2.environment import TemplateExpression
+from jinja2.parser import Parser
 
 KEEP = 4000  # compiled templates kept; past this the oldest half goes (designers edit texts)
 
@@ -95,19 +97,20 @@ def _prune(directory: Path) -> None:
             os.unlink(entry.path)
 
 
-_STORES: dict[tuple[str, str], CompiledTemplates] = {}
+_STORES: dict[tuple, CompiledTemplates | None] = {}
 
 
 def store(kind: str) -> CompiledTemplates | None:
-    """The cache for one kind of environment, or None when caching is off. Looked up per call:
-    the folder follows $PNP_CACHE_DIR (tests point it at a temporary folder)."""
-    where = folder()
-    if where is None:
-        return None
-    found = _STORES.get((kind, str(where)))
-    if found is None:
-        found = _STORES[(kind, str(where))] = CompiledTemplates(where, kind)
-    return found
+    """The cache for one kind of environment, or None when caching is off. It follows the
+    environment variables that choose the folder (tests point PNP_CACHE_DIR elsewhere)."""
+    env = os.environ
+    key = (kind, env.get("PNP_CACHE_DIR"), env.get("XDG_CACHE_HOME"), env.get("HOME"))
+    try:
+        return _STORES[key]
+    except KeyError:
+        where = folder()
+        found = _STORES[key] = None if where is None else CompiledTemplates(where, kind)
+        return found
 
 
 class CachedCompile(Environment):
@@ -133,3 +136,27 @@ class CachedCompile(Environment):
             bucket.code = super().compile(source, name, filename, False, defer_init)
             cache.set_bucket(bucket)
         return bucket.code
+
+    def compile_expression(self, source: str, undefined_to_none: bool = True) -> Any:
+        """Jinja's compile_expression (an `if:` condition, a count), its code kept likewise."""
+        cache = store(self.cache_kind)
+        if cache is None:
+            return super().compile_expression(source, undefined_to_none)
+        digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+        bucket = cache.get_bucket(self, f"{digest}\0expression", None, source)
+        if bucket.code is None:  # Jinja's own steps (compile_expression), then kept
+            parser = Parser(self, source, state="variable")
+            try:
+                expr = parser.parse_expression()
+                if not parser.stream.eos:
+                    raise TemplateSyntaxError(
+                        "chunk after expression", parser.stream.current.lineno, None, None
+                    )
+                expr.set_environment(self)
+            except TemplateSyntaxError:
+                self.handle_exception(source=source)
+            body = [nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)]
+            bucket.code = super().compile(nodes.Template(body, lineno=1))
+            cache.set_bucket(bucket)
+        template = self.template_class.from_code(self, bucket.code, self.make_globals(None))
+        return TemplateExpression(template, undefined_to_none)

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
 from jinja2 import StrictUndefined, Template, TemplateError, UndefinedError, nodes
+from jinja2.runtime import Context, new_context
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from generator.errors import ContentError
@@ -77,6 +79,23 @@ class _Template(Template):
             ) from None
         finally:
             _Budget.depth -= 1
+
+    def new_context(
+        self,
+        vars: dict[str, Any] | None = None,
+        shared: bool = False,
+        locals: Mapping[str, Any] | None = None,
+    ) -> Context:
+        """Jinja's context, built from one flat copy of the globals: Jinja's own flattens the
+        template's globals (a ChainMap, slow to iterate) twice per render, and a card check
+        renders thousands of small texts. The globals are fixed once ENV is set up."""
+        if shared or locals:
+            return super().new_context(vars, shared, locals)
+        flat = self.__dict__.get("_flat_globals")
+        if flat is None:
+            flat = self.__dict__["_flat_globals"] = dict(self.globals)
+        parent = {**flat, **vars} if vars else dict(flat)
+        return new_context(self.environment, self.name, self.blocks, parent, True, flat)
 
 
 class _Env(CachedCompile, SandboxedEnvironment):
