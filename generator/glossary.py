@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pydantic import Field, model_validator
 
+from generator import session
 from generator.model import ID_RE, LANG_RE, Strict
 from generator.validation import validate
 from generator.yamlload import YDict, load_yaml
@@ -84,6 +85,7 @@ class Glossary:
         return [t for t in self.terms if t.component == component_id]
 
 
+@session.cached  # read once per command: the check and the rulebook dry run both use it
 def load_glossary(game_dir: Path) -> Glossary | None:
     path = game_dir / "glossary.yaml"
     if not path.exists():

@@ -72,7 +72,14 @@ class _Template(Template):
             _Budget.loops = _Budget.fills = 0
         _Budget.depth += 1
         try:
-            return super().render(*args, **kwargs)
+            if self.environment.is_async or kwargs or len(args) != 1 or type(args[0]) is not dict:
+                return super().render(*args, **kwargs)
+            # Jinja's render, less its copy of the mapping: new_context copies it anyway.
+            ctx = self.new_context(args[0])
+            try:
+                return self.environment.concat(self.root_render_func(ctx))
+            except Exception:
+                self.environment.handle_exception()
         except RecursionError:
             raise SecurityError(
                 "recursion too deep (a macro or fill() that calls itself?)"
