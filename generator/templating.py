@@ -40,11 +40,11 @@ def _too_big(what: str, size: int, limit: int) -> SecurityError:
 
 
 def _check_size(value: Any) -> Any:
-    jinja = LIMITS.jinja
-    if isinstance(value, str) and len(value) > jinja.string_chars:
-        raise _too_big("a string", len(value), jinja.string_chars)
-    if isinstance(value, (list, tuple, dict)) and len(value) > jinja.list_items:
-        raise _too_big("a list", len(value), jinja.list_items)
+    if isinstance(value, str):
+        if len(value) > LIMITS.jinja.string_chars:
+            raise _too_big("a string", len(value), LIMITS.jinja.string_chars)
+    elif isinstance(value, (list, tuple, dict)) and len(value) > LIMITS.jinja.list_items:
+        raise _too_big("a list", len(value), LIMITS.jinja.list_items)
     return value
 
 
@@ -63,6 +63,9 @@ def _check_int(value: Any) -> None:
 
 
 _WIDTH_METHODS = {"ljust", "rjust", "center", "zfill", "expandtabs"}
+# Operators whose result on two plain numbers is a plain number no limit applies to.
+_PLAIN_OPS = frozenset(["+", "//", "%"])
+_NUMBERS = frozenset([int, float])
 
 
 class _Template(Template):
@@ -117,6 +120,8 @@ class _Env(CachedCompile, SandboxedEnvironment):
     intercepted_binops = frozenset(["*", "**", "%", "+", "//"])
 
     def call_binop(self, context, operator, left, right):
+        if operator in _PLAIN_OPS and type(left) in _NUMBERS and type(right) in _NUMBERS:
+            return self.binop_table[operator](left, right)  # nothing to budget (card maths)
         jinja = LIMITS.jinja
         if operator == "*":
             seq, times = (left, right) if isinstance(left, (str, list, tuple)) else (right, left)
@@ -316,7 +321,12 @@ def evaluate(expression: str, context: dict[str, Any]) -> Any:
     if text.startswith("{{") and text.endswith("}}"):
         text = text[2:-2]
     try:
-        return _compile_expr(text)(**context)
+        # TemplateExpression.__call__, less two copies of the context (new_context makes one).
+        template = _compile_expr(text)._template
+        ctx = template.new_context(context)
+        for _ in template.root_render_func(ctx):
+            pass
+        return ctx.vars["result"]
     except (
         TemplateError,
         SecurityError,
