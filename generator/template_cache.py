@@ -63,7 +63,7 @@ class CompiledTemplates(FileSystemBytecodeCache):
     def __init__(self, directory: Path, kind: str) -> None:
         super().__init__(str(directory), "%s.jinja")
         self.kind = kind
-        self._pruned = False
+        self._written = 0
 
     def get_cache_key(self, name: str, filename: str | None = None) -> str:
         text = f"{_stamp()}\0{self.kind}\0{name}\0{filename or ''}"
@@ -78,9 +78,9 @@ class CompiledTemplates(FileSystemBytecodeCache):
     def dump_bytecode(self, bucket: Bucket) -> None:
         try:
             os.makedirs(self.directory, exist_ok=True)
-            if not self._pruned:
-                self._pruned = True
+            if self._written % max(1, KEEP // 4) == 0:  # now and then (a watch loop runs long)
                 _prune(Path(self.directory))
+            self._written += 1
             super().dump_bytecode(bucket)
         except OSError:
             pass  # a read-only or full disk: no cache, same results
