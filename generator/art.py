@@ -120,8 +120,17 @@ def svg_source(path: Path, context: dict) -> str:
     return _safe_svg(text, path)
 
 
-@session.cached  # the file as this command first read it (every face of a deck uses it)
 def _svg_text(path: Path) -> str:
+    try:
+        stat = path.stat()
+        version: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        version = None  # missing: _read_art says so
+    return _svg_text_of(path, version)
+
+
+@session.cached  # once per command and version of the file (every face of a deck uses it)
+def _svg_text_of(path: Path, version: tuple[int, int] | None) -> str:
     try:
         return _read_art(path).decode("utf-8-sig")
     except UnicodeDecodeError:

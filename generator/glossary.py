@@ -85,11 +85,16 @@ class Glossary:
         return [t for t in self.terms if t.component == component_id]
 
 
-@session.cached  # read once per command: the check and the rulebook dry run both use it
 def load_glossary(game_dir: Path) -> Glossary | None:
     path = game_dir / "glossary.yaml"
     if not path.exists():
         return None
+    stat = path.stat()
+    return _load(path, stat.st_mtime_ns, stat.st_size)
+
+
+@session.cached  # once per command and version of the file: the check and the rulebook read it
+def _load(path: Path, mtime_ns: int, size: int) -> Glossary:
     raw = load_yaml(path)
     data = validate(GlossaryFile, raw, path)
     return Glossary(path, data.terms, raw)

@@ -105,7 +105,8 @@ class _Template(Template):
         if flat is None:
             flat = self.__dict__["_flat_globals"] = dict(self.globals)
         parent = {**flat, **vars} if vars else dict(flat)
-        return new_context(self.environment, self.name, self.blocks, parent, True, flat)
+        # No globals: their keys only matter to {% import %}, which has no loader here.
+        return new_context(self.environment, self.name, self.blocks, parent, True, None)
 
 
 class _Env(CachedCompile, SandboxedEnvironment):

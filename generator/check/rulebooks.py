@@ -53,8 +53,7 @@ def _glyphs(view: GameView, run) -> list[Finding]:
         return [Finding.from_error(exc)]
     out = []
     for lang, language in run.languages.items():
-        # Each distinct character once: a rulebook is tens of thousands of characters.
-        missing = face.missing("".join(set(rulebook.printed_text(language))))
+        missing = face.missing(rulebook.printed_text(language))
         rules = view.content.rules.get(lang)
         lines = read_text(rules.path).splitlines() if rules else []
         if not missing:
