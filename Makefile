@@ -32,6 +32,9 @@ setup:
 	$(PY) -m venv $(VENV) && $(BIN)/pip install --quiet --upgrade pip \
 	  && $(BIN)/pip install --quiet -e '.[dev]' && echo "$$want" > $(STAMP) \
 	  || { rm -rf $(VENV); echo "make: setting up $(VENV) failed" >&2; exit 1; }
+	@# Bytecode for pnp's own modules (an editable install has none; PYTHONDONTWRITEBYTECODE
+	@# would keep Python from writing it): every pnp command then starts without compiling.
+	@$(BIN)/python -m compileall -q generator >/dev/null
 
 # check first: errors stop the build before any file is written. GAME=<id> builds one game.
 GAME ?=

@@ -87,7 +87,6 @@ class GameState:
     """What the last build of a game wrote: per target its key, output digest and manifest part."""
 
     targets: dict = field(default_factory=dict)
-    checked: str = ""  # key of the inputs that last passed `check`
 
 
 def _sha(path: Path) -> str | None:
@@ -416,7 +415,7 @@ def state_path(project: Project, game: str) -> Path:
 def load_state(project: Project, game: str) -> GameState:
     try:
         data = json.loads(state_path(project, game).read_text())
-        return GameState(data.get("targets", {}), data.get("checked", ""))
+        return GameState(data.get("targets", {}))
     except (OSError, ValueError, AttributeError):
         return GameState()  # a missing or damaged cache only costs a rebuild
 
@@ -424,10 +423,29 @@ def load_state(project: Project, game: str) -> GameState:
 def save_state(project: Project, game: str, state: GameState) -> None:
     path = state_path(project, game)
     try:
-        fsio.write_bytes(
-            path, json.dumps({"targets": state.targets, "checked": state.checked}).encode()
-        )
+        fsio.write_bytes(path, json.dumps({"targets": state.targets}).encode())
     except OSError as exc:  # output/ is a file, read-only, or the disk is full
+        raise write_error(exc, path) from None
+
+
+def checked_path(project: Project, game: str) -> Path:
+    return project.output / ".pnp-cache" / f"{game}.checked"
+
+
+def load_checked(project: Project, game: str) -> str:
+    """The key of the inputs that last passed `check` (a file of its own: reading it must not
+    cost parsing the record of every target)."""
+    try:
+        return checked_path(project, game).read_text().strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def save_checked(project: Project, game: str, key: str) -> None:
+    path = checked_path(project, game)
+    try:
+        fsio.write_text(path, key)
+    except OSError as exc:
         raise write_error(exc, path) from None
 
 
@@ -607,6 +625,8 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
             intact = known and known.get("key") == t.key and _intact(project, t, known)
             if options.force or not intact:
                 todo.append(t)
+    for t in todo:  # its old record is replaced when it is built: no need to hold it meanwhile
+        states[t.game].targets.pop(t.path, None)
     progress = Progress(len(todo)) if todo else None
     jobs = options.jobs or os.cpu_count() or 1
     failures: list[str] = []

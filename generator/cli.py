@@ -343,13 +343,12 @@ def cmd_print(project, args) -> int:
         for content in contents:
             keys = "".join(t.key for t in build.plan_targets(project, content, options))
             keys = hashlib.sha256((keys + check_key(content)).encode()).hexdigest()
-            state = build.load_state(project, content.id)
             # a game with a draft language is always checked: it decides which drafts build
-            if state.checked != keys or content.game.drafts:
-                stale.append((content, keys, state))
+            if build.load_checked(project, content.id) != keys or content.game.drafts:
+                stale.append((content, keys))
         if stale:
-            findings = _check([c for c, _, _ in stale])
-            _skip_broken_drafts([c for c, _, _ in stale], findings)
+            findings = _check([c for c, _ in stale])
+            _skip_broken_drafts([c for c, _ in stale], findings)
             if findings:
                 _print_findings(findings, sys.stderr)
             if any(f.severity == "error" and not f.accepted for f in findings):
@@ -359,9 +358,8 @@ def cmd_print(project, args) -> int:
                     file=sys.stderr,
                 )
                 return EXIT_FINDINGS
-            for content, keys, state in stale:
-                state.checked = keys
-                build.save_state(project, content.id, state)
+            for content, keys in stale:
+                build.save_checked(project, content.id, keys)
         result = build.build(project, contents, options)
     took = time.monotonic() - started
     print(

@@ -185,9 +185,10 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
         spec = specs.get(component_id)
         return templating.pick(spec.model.name, lang) if spec else component_id
 
+    by_id = {(c.id, i.id): i for c in content.components for i in c.items}  # one look-up each
+
     def item_name(component_id: str, item_id: str) -> str:
-        spec = specs.get(component_id)
-        item = next((i for i in spec.items if i.id == item_id), None) if spec else None
+        item = by_id.get((component_id, item_id))
         value = item.data.get("name") if item is not None else None
         if isinstance(value, (str, dict)):
             try:

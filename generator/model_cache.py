@@ -38,6 +38,12 @@ def folder() -> Path | None:
     return Path(base) / "pnp" / "models"
 
 
+def beside(kind: str) -> Path | None:
+    """Another cache of pure results next to the models (`digests`...), or None when off."""
+    models = folder()
+    return None if models is None else models.parent / kind
+
+
 def _digest_tree(h, root: Path) -> None:
     if not root.is_dir():
         return

@@ -80,3 +80,29 @@ def test_model_cache_lives_outside_the_project_and_can_be_turned_off(make_projec
     monkeypatch.setenv("PNP_CACHE_DIR", "off")
     assert model_cache.key(Project(root), "mini") is None
     assert load_game(Project(root), "mini").components[0].items[0].id == "a"
+
+
+def test_string_digests_are_kept_per_file_and_languages_and_a_damaged_one_is_recomputed(
+    make_project,
+):
+    from generator import inputs
+
+    root = make_project(MINI)
+    project = Project(root)
+    content = load_game(project, "mini")
+    comp = content.components[0]
+    langs = content.languages
+    first = inputs.component_key(content, comp, langs[0], "x")
+    where = model_cache.beside("digests")
+    assert where is not None and root not in where.parents
+    kept = sorted(where.iterdir())
+    assert kept  # the parsed YAML's digest is remembered outside the project
+    for path in kept:  # damaged entries are never trusted
+        path.write_text("not a digest")
+    assert inputs.component_key(content, comp, langs[0], "x") == first
+    comp.file.write_text(comp.file.read_text().replace("alpha", "alpha!"))
+    changed = inputs.component_key(content, comp, langs[0], "x")
+    assert changed != first
+    assert inputs.component_key(content, comp, langs[0], "x") == changed  # from the cache
+    owners = [p.name.split("-")[0] for p in where.iterdir()]
+    assert len(owners) == len(set(owners))  # one entry per file and languages, not one per edit

@@ -63,14 +63,19 @@ class TextBox(BoxBase):
 # ---------------------------------------------------------------- layout
 
 
-def fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, ctx: dict):
+def fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, ctx: dict, last: bool = False):
+    """The text of `box` laid out in `r`. Checks keep the layout for the drawing that follows in
+    the same command; drawing (`last`) is its last reader, so it takes it out and keeps none:
+    a 10,000-card build without a check holds no layouts."""
     text = renderer.text(box.text, ctx)
     key = (id(box), text, round(r.w, 3), round(r.h, 3))
     fits = session.current().cache("boxes.text.fits")  # shared by check and draw of a command
-    hit = fits.get(key)
+    hit = fits.pop(key, None) if last else fits.get(key)
     if hit is not None and hit[0] is box:  # the check pass already laid this text out
         return hit[1], hit[2]
     fitted, faces = _fit_text(renderer, box, r, text)
+    if last:
+        return fitted, faces
     if len(fits) > 4096:  # bounded: a 10,000-card deck must not hold every layout
         fits.clear()
     fits[key] = (box, fitted, faces)
@@ -135,7 +140,7 @@ def extent(fitted, faces, box: TextBox, r: Rect) -> Rect | None:
 
 def draw(renderer: FaceRenderer, canvas, placed: Placed) -> None:
     box, r, ctx = placed.box, placed.rect, placed.ctx
-    fitted, faces = fit_text(renderer, box, r, ctx)
+    fitted, faces = fit_text(renderer, box, r, ctx, last=True)
     draw_fitted(renderer, canvas, fitted, faces, box, r, ctx)
 
 
