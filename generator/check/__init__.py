@@ -19,6 +19,7 @@ cannot even load (bad YAML, unknown keys, a missing layout) stops at load time w
 from __future__ import annotations
 
 import contextlib
+import gc
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -82,12 +83,14 @@ def check_games(contents: list[GameContent]) -> list[Finding]:
     _warm(contents)
     global _FORKED
     _FORKED = contents
+    gc.freeze()  # what exists now stays put: the workers' collections do not copy it (COW)
     biggest_first = sorted(range(len(contents)), key=lambda i: -_weight(contents[i]))
     try:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             found = dict(zip(biggest_first, pool.imap(_check_forked, biggest_first), strict=True))
     finally:
         _FORKED = []
+        gc.unfreeze()
     return [f for i in range(len(contents)) for f in found[i]]
 
 
