@@ -13,23 +13,23 @@ import errno
 import fcntl
 import hashlib
 import json
-import multiprocessing
 import os
 import signal
 import stat
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator import fsio, session
 from generator.errors import ContentError
 from generator.limits import LIMITS
 from generator.project import Project, code_digest, hash_into, used_files
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 
 def _hash_files(paths, h=None) -> str:
@@ -617,7 +617,8 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
         ):
             stale.unlink(missing_ok=True)
     todo: list[Target] = []
-    states = {g: load_state(project, g) for g in plans}
+    # --force rebuilds every target and guide: the last build's record is not read at all.
+    states = {g: GameState() if options.force else load_state(project, g) for g in plans}
     for game, targets in plans.items():
         state = states[game]
         for t in targets:
@@ -643,6 +644,10 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
         for t in todo:
             done(t, run_timed(str(project.root), t, options))
     else:
+        import multiprocessing  # only a parallel build needs them
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from concurrent.futures.process import BrokenProcessPool
+
         pool = ProcessPoolExecutor(
             max_workers=min(jobs, len(todo)),
             mp_context=multiprocessing.get_context("fork"),
@@ -681,7 +686,7 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
         data = json.dumps(
             manifest, ensure_ascii=False, separators=(",", ":"), allow_nan=False
         ).encode()
-        if not path.exists() or path.read_bytes() != data:
+        if not path.exists() or path.stat().st_size != len(data) or path.read_bytes() != data:
             try:
                 fsio.write_bytes(path, data)
             except OSError as exc:

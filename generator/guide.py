@@ -26,11 +26,10 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from generator import templating
+from generator import languages, templating
 from generator.content import GameContent
 from generator.errors import ContentError
 from generator.render import FaceRenderer, colour
-from generator.rulebook_data import ui
 from generator.sizes import paper_size
 from generator.units import MM
 from generator.yamlload import load_yaml
@@ -198,7 +197,7 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
         return item_id
 
     files = component_files(manifest, lang, paper)
-    language = ui(lang)["language"]
+    language = languages.get(lang).name
     story: list[Flowable] = [
         _p(t["title"].format(game=game), st["title"]),
         _p(t["paper_line"].format(paper=paper.upper(), language=language), st["body"]),

@@ -35,6 +35,9 @@ MAX_COUNT = 1000  # copies of one item; anything above is a typo, not a print ru
 
 class Strict(BaseModel):
     model_config = ConfigDict(
+        # Validators are built on first use, not at import: a build whose content model comes
+        # from the cache (model_cache.py) never validates, so it never pays for them.
+        defer_build=True,
         extra="forbid",
         arbitrary_types_allowed=True,
         frozen=False,
