@@ -616,6 +616,8 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
             (project.output / game).rglob(".*.tmp") if (project.output / game).is_dir() else ()
         ):
             stale.unlink(missing_ok=True)
+        for stale in state_path(project, game).parent.glob(f".{game}.*.tmp"):
+            stale.unlink(missing_ok=True)  # a build record being written when it was killed
     todo: list[Target] = []
     # --force rebuilds every target and guide: the last build's record is not read at all.
     states = {g: GameState() if options.force else load_state(project, g) for g in plans}

@@ -46,21 +46,15 @@ class Contexts:
             ctx["lang"] = self.lang
             # Data strings may themselves be templates over the item's data (an effect text
             # "Hace {{ damage }} daño"), so the card and the rulebook share one source.
-            for key, value in list(ctx.items()):
-                if isinstance(value, str) and templating.is_template(value):
-                    try:
-                        ctx[key] = templating.render(value, ctx)
-                    except ContentError:
-                        if item is not None:
-                            raise
-                        # A common back has no item: a per-item text is simply not available.
-                        ctx[key] = StrictUndefined(
-                            hint=f"'{key}' needs an item's data; a common back cannot use it"
-                        )
-            return ctx
+            # A common back has no item: a per-item text is simply not available there.
+            return templating.render_data(ctx, on_error=None if item is not None else _no_item)
         except ContentError as exc:
             where = (item.file, item.line) if item else (comp.file, None)
             raise exc.located(*where) from None
+
+
+def _no_item(key: str, exc: ContentError) -> StrictUndefined:
+    return StrictUndefined(hint=f"'{key}' needs an item's data; a common back cannot use it")
 
 
 class FaceRenderer(Contexts):

@@ -82,27 +82,11 @@ class Blocks:
         return self._re.sub(lambda m: self.items.get(m.group(0), ("", m.group(0)))[1], html)
 
 
-def _resolve(value: Any, scope: dict, where: str) -> Any:
-    """Render data strings that are templates over their own mapping (and the game's data)."""
-    if isinstance(value, dict):
-        inner = {**scope, **{k: v for k, v in value.items() if not isinstance(v, (dict, list))}}
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            if isinstance(item, str) and templating.is_template(item):
-                try:
-                    out[key] = templating.render(item, inner)
-                except ContentError:
-                    # e.g. a component's text that needs an item's data: only an error when used
-                    out[key] = StrictUndefined(
-                        hint=f"'{where}{key}' is a template that cannot be "
-                        "rendered from the game's data alone"
-                    )
-            else:
-                out[key] = _resolve(item, inner, f"{where}{key}.")
-        return out
-    if isinstance(value, list):
-        return [_resolve(v, scope, where) for v in value]
-    return value
+def _unavailable(key: str, exc: ContentError) -> StrictUndefined:
+    # e.g. a component's text that needs an item's data: only an error when used
+    return StrictUndefined(
+        hint=f"'{key}' is a template that cannot be rendered from the game's data alone"
+    )
 
 
 _NUMBERISH = re.compile(r"^\s*([+-]?\d+(?:[.,]\d+)?|[—–-])?\s*$")
@@ -151,7 +135,11 @@ class RulesData:
         self.glossary = glossary
         self.ui = ui(lang)
         languages = content.languages
-        self.data = _resolve(templating.localize(dict(content.game.data), lang, languages), {}, "")
+        self.data = templating.render_data(
+            templating.localize(dict(content.game.data), lang, languages),
+            nested=True,
+            on_error=_unavailable,
+        )
         self.title = templating.localize(content.game.title, lang, languages)
         self.description = (
             templating.localize(content.game.description, lang, languages)

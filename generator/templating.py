@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -314,6 +314,54 @@ def render(text: str, context: dict[str, Any]) -> str:
             hint="a runaway template; keep text short",
         )
     return out
+
+
+def render_data(
+    mapping: dict[str, Any],
+    scope: dict[str, Any] | None = None,
+    *,
+    nested: bool = False,
+    on_error: Callable[[str, ContentError], Any] | None = None,
+    where: str = "",
+) -> dict[str, Any]:
+    """Data strings are templates: an effect text "Hace {{ damage }} daño" is rendered over the
+    data it belongs to, so a card and the rulebook's tables print the same words. The one rule,
+    used two ways:
+
+    - a face (`nested=False`): the face's whole context, in place, one level deep; each string
+      sees the values before it already rendered;
+    - the rulebook's game data (`nested=True`): every mapping, however deep, each string over
+      the plain values of its own mapping and of the mappings around it (`scope`).
+
+    A string that cannot be rendered raises, or becomes `on_error(key, error)`."""
+
+    def walk(value: Any, scope: dict[str, Any], where: str) -> Any:
+        if isinstance(value, list):
+            return [walk(v, scope, where) for v in value]
+        if not isinstance(value, dict):
+            return value
+        inner = {**scope, **{k: v for k, v in value.items() if not isinstance(v, dict | list)}}
+        return {
+            key: rendered(f"{where}{key}", item, inner)
+            if isinstance(item, str) and is_template(item)
+            else walk(item, inner, f"{where}{key}.")
+            for key, item in value.items()
+        }
+
+    def rendered(key: str, text: str, over: dict[str, Any]) -> Any:
+        try:
+            return render(text, over)
+        except ContentError as exc:
+            if on_error is None:
+                raise
+            return on_error(key, exc)
+
+    if not nested:
+        for key, value in list(mapping.items()):
+            if isinstance(value, str) and is_template(value):
+                mapping[key] = rendered(f"{where}{key}", value, mapping)
+        return mapping
+    return walk(mapping, scope or {}, where)
 
 
 def evaluate(expression: str, context: dict[str, Any]) -> Any:

@@ -8,7 +8,7 @@ cannot fit even at the minimum size is an overflow, reported by the checker.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from generator.errors import ContentError
 from generator.fonts import Face
@@ -18,21 +18,34 @@ ICON_SCALE = 1.0  # icon box = font size x this
 STEP = 0.25  # pt, auto-shrink step
 
 
-@dataclass
 class Atom:
-    """An unbreakable piece: a word (maybe in several styles) or an icon, or a line break."""
+    """An unbreakable piece: a word (maybe in several styles) or an icon, or a line break.
+    A plain class with slots: a 10,000-card deck makes hundreds of thousands of them."""
 
-    segments: list[tuple[str, str]] = field(default_factory=list)  # (text, style)
-    icon: str | None = None
-    newline: bool = False
-    width1: float = 0.0  # width at 1 pt
+    __slots__ = ("icon", "newline", "segments", "width1")
+
+    def __init__(
+        self,
+        segments: list[tuple[str, str]] | None = None,  # (text, style)
+        icon: str | None = None,
+        newline: bool = False,
+    ) -> None:
+        self.segments = segments if segments is not None else []
+        self.icon = icon
+        self.newline = newline
+        self.width1 = 0.0  # width at 1 pt
 
     @property
     def text(self) -> str:
         return "".join(t for t, _ in self.segments)
 
 
+_MARKUP = re.compile(r"\*\*|:|\n")
+
+
 def parse(text: str, base_style: str, icons: dict) -> list[Atom]:
+    if not _MARKUP.search(text):  # plain words, the common case: one atom per word
+        return [Atom([(word, base_style)]) for word in text.split(" ") if word]
     bold = "black" if base_style in ("bold", "black") else "bold"
     style = base_style
     atoms: list[Atom] = []
