@@ -86,7 +86,7 @@ def check_games(contents: list[GameContent]) -> list[Finding]:
     gc.freeze()  # what exists now stays put: the workers' collections do not copy it (COW)
     biggest_first = sorted(range(len(contents)), key=lambda i: -_weight(contents[i]))
     try:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        with multiprocessing.get_context("fork").Pool(jobs, _quiet_worker) as pool:
             found = dict(zip(biggest_first, pool.imap(_check_forked, biggest_first), strict=True))
     finally:
         _FORKED = []
@@ -95,6 +95,13 @@ def check_games(contents: list[GameContent]) -> list[Finding]:
 
 
 _FORKED: list[GameContent] = []  # the games a forked worker checks (inherited, not pickled)
+
+
+def _quiet_worker() -> None:
+    """Ctrl-C is the parent's to handle: it stops the pool, the workers need not say so."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _check_forked(index: int) -> list[Finding]:
