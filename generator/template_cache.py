@@ -113,6 +113,17 @@ def store(kind: str) -> CompiledTemplates | None:
         return found
 
 
+def _digest(source: object) -> str | None:
+    """The key of a template's text; None for a node tree or text UTF-8 cannot hold (a lone
+    surrogate from a YAML escape): those are compiled every time, as Jinja would."""
+    if not isinstance(source, str):
+        return None
+    try:
+        return hashlib.sha256(source.encode("utf-8")).hexdigest()
+    except UnicodeEncodeError:
+        return None
+
+
 class CachedCompile(Environment):
     """An Environment whose compile() of template text goes through the cache. `cache_kind`
     names the environment (its options are part of pnp's code, hence of the stamp)."""
@@ -128,9 +139,9 @@ class CachedCompile(Environment):
         defer_init: bool = False,
     ) -> Any:
         cache = None if raw else store(self.cache_kind)
-        if cache is None or not isinstance(source, str):  # a node tree has no text to key by
+        digest = _digest(source) if cache is not None else None
+        if cache is None or digest is None or not isinstance(source, str):
             return super().compile(source, name, filename, raw, defer_init)  # type: ignore[call-overload]
-        digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
         bucket = cache.get_bucket(self, f"{digest}\0{name}\0{int(defer_init)}", filename, source)
         if bucket.code is None:  # a syntax error raises here and nothing is kept
             bucket.code = super().compile(source, name, filename, False, defer_init)
@@ -140,9 +151,9 @@ class CachedCompile(Environment):
     def compile_expression(self, source: str, undefined_to_none: bool = True) -> Any:
         """Jinja's compile_expression (an `if:` condition, a count), its code kept likewise."""
         cache = store(self.cache_kind)
-        if cache is None:
+        digest = _digest(source) if cache is not None else None
+        if cache is None or digest is None:
             return super().compile_expression(source, undefined_to_none)
-        digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
         bucket = cache.get_bucket(self, f"{digest}\0expression", None, source)
         if bucket.code is None:  # Jinja's own steps (compile_expression), then kept
             parser = Parser(self, source, state="variable")

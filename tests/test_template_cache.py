@@ -167,3 +167,10 @@ def test_the_folder_stays_bounded(cache_dir, monkeypatch):
         templating.render(f"{{{{ {i} }}}}", {})
         _forget()
     assert 0 < len(_files(cache_dir)) <= 10 + 10 // 4 + 1
+
+
+def test_text_utf8_cannot_hold_is_compiled_uncached(cache_dir):
+    """A lone surrogate (a YAML escape such as "\\ud800") renders as it did without the cache."""
+    assert templating.render("\ud800{{ 1 }}", {}) == "\ud8001"
+    assert templating.evaluate("x == '\ud800'", {"x": "\ud800"}) is True
+    assert _files(cache_dir) == []
