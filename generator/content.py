@@ -244,6 +244,9 @@ def _load_game(project: Project, game_id: str) -> GameContent:
                 "a component file must be a mapping of keys", comp_file, 1, code="schema"
             )
         comp = validate(model.Component, raw, comp_file)
+        from generator.inputs import remember_strings  # the build's keys read these strings
+
+        remember_strings(comp_file, raw, tuple(game.languages))
         if any(c.id == comp.id for c in components):
             raise ContentError(
                 f"duplicate component id '{comp.id}'",

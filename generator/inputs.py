@@ -80,19 +80,53 @@ def _strings_digest(h, path: Path, langs: tuple[str, ...], languages: tuple[str,
     h.update(_strings_of(path, langs, languages).encode())
 
 
+def _stored(path: Path, langs: tuple[str, ...], languages: tuple[str, ...]) -> Path | None:
+    """Where the strings digest of `path` as seen in `langs` is kept (None: no cache)."""
+    from generator import model_cache
+    from generator.project import code_digest
+
+    where = model_cache.beside("digests")
+    if where is None:
+        return None
+    key_hash = hashlib.sha256(f"{code_digest()}\0{langs}\0{languages}\0".encode())
+    hash_into(key_hash, path, name=False)
+    # One entry per file and languages: a new version replaces the old one.
+    owner = hashlib.sha256(f"{path.resolve()}\0{langs}".encode()).hexdigest()[:16]
+    return where / f"{owner}-{key_hash.hexdigest()[:32]}"
+
+
+def _digest_of(data: Any, langs: tuple[str, ...], languages: tuple[str, ...]) -> str:
+    text = json.dumps(
+        project_langs(data, langs, languages), sort_keys=True, default=str, ensure_ascii=False
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _keep(stored: Path, digest: str) -> None:
+    from generator import fsio
+
+    try:
+        for old in stored.parent.glob(stored.name.split("-")[0] + "-*"):
+            old.unlink(missing_ok=True)
+        fsio.write_bytes(stored, digest.encode())
+    except OSError:
+        pass  # a read-only home: no cache, same keys
+
+
+def remember_strings(path: Path, data: Any, languages: tuple[str, ...]) -> None:
+    """Called by the loader with a file's data just parsed: each language's digest is kept
+    now, so planning the build does not parse the file a second time."""
+    for lang in languages:
+        stored = _stored(path, (lang,), languages)
+        if stored is not None and not stored.exists():
+            _keep(stored, _digest_of(data, (lang,), languages))
+
+
 def _strings_of(path: Path, langs: tuple[str, ...], languages: tuple[str, ...]) -> str:
     """The digest of a YAML file's data as outputs in `langs` see it. Parsing a 10,000-item
     component file costs about a second, so the result is kept in the user's cache folder,
     keyed by the file's bytes, the languages and pnp's code (a pure function of them)."""
-    from generator import fsio, model_cache
-    from generator.project import code_digest
-
-    key_hash = hashlib.sha256(f"{code_digest()}\0{langs}\0{languages}\0".encode())
-    hash_into(key_hash, path, name=False)
-    where = model_cache.beside("digests")
-    # One entry per file and languages: a new version replaces the old one.
-    owner = hashlib.sha256(f"{path.resolve()}\0{langs}".encode()).hexdigest()[:16]
-    stored = where / f"{owner}-{key_hash.hexdigest()[:32]}" if where is not None else None
+    stored = _stored(path, langs, languages)
     if stored is not None:
         try:
             known = stored.read_text()
@@ -100,16 +134,9 @@ def _strings_of(path: Path, langs: tuple[str, ...], languages: tuple[str, ...]) 
                 return known
         except (OSError, UnicodeDecodeError):
             pass  # not there yet, or damaged: compute it
-    data = project_langs(_yaml(path), langs, languages)
-    text = json.dumps(data, sort_keys=True, default=str, ensure_ascii=False)
-    digest = hashlib.sha256(text.encode()).hexdigest()
+    digest = _digest_of(_yaml(path), langs, languages)
     if stored is not None:
-        try:
-            for old in stored.parent.glob(owner + "-*"):
-                old.unlink(missing_ok=True)
-            fsio.write_bytes(stored, digest.encode())
-        except OSError:
-            pass  # a read-only home: no cache, same keys
+        _keep(stored, digest)
     return digest
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
 
-from generator import session, textflow
+from generator import session, templating, textflow
 from generator.boxes import fitness
 from generator.boxes.base import BoxBase, BoxKind, Placed, Rect, fill_colour, fit, register
 from generator.errors import Finding
@@ -64,17 +64,20 @@ class TextBox(BoxBase):
 
 
 def fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, ctx: dict, last: bool = False):
-    """The text of `box` laid out in `r`. Checks keep the layout for the drawing that follows in
-    the same command; drawing (`last`) is its last reader, so it takes it out and keeps none:
-    a 10,000-card build without a check holds no layouts."""
+    """The text of `box` laid out in `r`, kept for the rest of the command: checks lay out what
+    drawing then reuses, and a text that is the same on every card is laid out once. Drawing
+    (`last`) is the last reader of a per-card text, so it takes that out and keeps none: a
+    10,000-card build does not hold 10,000 layouts."""
     text = renderer.text(box.text, ctx)
     key = (id(box), text, round(r.w, 3), round(r.h, 3))
     fits = session.current().cache("boxes.text.fits")  # shared by check and draw of a command
-    hit = fits.pop(key, None) if last else fits.get(key)
-    if hit is not None and hit[0] is box:  # the check pass already laid this text out
+    raw = box.text.get(renderer.lang, "") if isinstance(box.text, dict) else box.text
+    done_with = last and templating.is_template(raw)  # per-card text, drawn: not needed again
+    hit = fits.pop(key, None) if done_with else fits.get(key)
+    if hit is not None and hit[0] is box:  # already laid out (by the check, or another card)
         return hit[1], hit[2]
     fitted, faces = _fit_text(renderer, box, r, text)
-    if last:
+    if done_with:
         return fitted, faces
     if len(fits) > 4096:  # bounded: a 10,000-card deck must not hold every layout
         fits.clear()
