@@ -95,23 +95,17 @@ def svg_source(path: Path, context: dict) -> str:
 
     A templated SVG is rendered once per distinct value of the names it reads (a plane drawn
     in five suit colours is rendered five times, not once per card and language)."""
-    try:
-        text = _read_art(path).decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ContentError("SVG is not valid UTF-8", path, code="encoding") from None
+    text = _svg_text(path)
     if templating.is_template(text):
         names = _template_names(text)
-        try:
-            key = (
-                path,
-                text,
+        key: tuple | None = None  # None: render every time (not lexable: rendering says why)
+        if names is not None:
+            try:
                 # [value] for a name the context has, nothing for one it lacks (an error)
-                json.dumps(
-                    {n: [context[n]] for n in names if n in context}, sort_keys=True, default=repr
-                ),
-            )
-        except (TypeError, ValueError):
-            key = None  # values JSON cannot order: render it every time
+                values = {n: [context[n]] for n in names if n in context}
+                key = (path, text, json.dumps(values, sort_keys=True, default=repr))
+            except (TypeError, ValueError):
+                key = None  # values JSON cannot order: render it every time
         rendered = _rendered_svgs()
         if key is not None and key in rendered:
             return rendered[key]
@@ -126,18 +120,42 @@ def svg_source(path: Path, context: dict) -> str:
     return _safe_svg(text, path)
 
 
-@lru_cache(maxsize=256)
-def _template_names(text: str) -> tuple[str, ...]:
-    """The names a template reads from its context (pure: keyed by the template's text)."""
-    from jinja2 import meta
+def _svg_text(path: Path) -> str:
+    try:
+        stat = path.stat()
+        version: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        version = None  # missing: _read_art says so
+    return _svg_text_of(path, version)
 
-    return tuple(sorted(meta.find_undeclared_variables(templating.ENV.parse(text))))
+
+@session.cached  # once per command and version of the file (every face of a deck uses it)
+def _svg_text_of(path: Path, version: tuple[int, int] | None) -> str:
+    try:
+        return _read_art(path).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ContentError("SVG is not valid UTF-8", path, code="encoding") from None
+
+
+@lru_cache(maxsize=256)
+def _template_names(text: str) -> tuple[str, ...] | None:
+    """Every name the template's tags mention (pure: keyed by the template's text), or None when
+    it does not lex. A superset of the names it reads from its context (it also holds attribute,
+    filter and loop names), so a key made of their values never mixes two different renders;
+    lexing is ten times cheaper than parsing and asking Jinja for the undeclared names."""
+    from jinja2 import TemplateSyntaxError
+
+    try:
+        return tuple(sorted({v for _, kind, v in templating.ENV.lex(text) if kind == "name"}))
+    except TemplateSyntaxError:
+        return None
 
 
 def _rendered_svgs() -> dict:
     return session.current().cache("art.rendered_svgs")
 
 
+@lru_cache(maxsize=1024)  # pure; a plain SVG comes here once per face that shows it
 def _safe_svg(text: str, path: Path) -> str:
     """Refuse outside references and SVGs over the element budget."""
     bad = _EXTERNAL.search(text)

@@ -245,12 +245,9 @@ def _load(project, names):
 
 
 def _check(contents):
-    from generator.check import check_game
+    from generator.check import check_games
 
-    findings = []
-    for content in contents:
-        findings += check_game(content)
-    return findings
+    return check_games(contents)
 
 
 def _print_findings(findings, stream=None, show_accepted: bool = False) -> None:

@@ -40,7 +40,8 @@ class Face:
         return ord(char) in self.cmap or char in "\n\t\u00ad\u200b\u2060"
 
     def missing(self, text: str) -> str:
-        return "".join(sorted({c for c in text if not self.covers(c) and c != "\r"}))
+        # each distinct character once: a rulebook is tens of thousands of characters
+        return "".join(sorted(c for c in set(text) if not self.covers(c) and c != "\r"))
 
     def width(self, text: str, size: float) -> float:
         w = self._widths.get(text)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pydantic import Field, model_validator
 
+from generator import session
 from generator.model import ID_RE, LANG_RE, Strict
 from generator.validation import validate
 from generator.yamlload import YDict, load_yaml
@@ -88,6 +89,12 @@ def load_glossary(game_dir: Path) -> Glossary | None:
     path = game_dir / "glossary.yaml"
     if not path.exists():
         return None
+    stat = path.stat()
+    return _load(path, stat.st_mtime_ns, stat.st_size)
+
+
+@session.cached  # once per command and version of the file: the check and the rulebook read it
+def _load(path: Path, mtime_ns: int, size: int) -> Glossary:
     raw = load_yaml(path)
     data = validate(GlossaryFile, raw, path)
     return Glossary(path, data.terms, raw)

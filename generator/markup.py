@@ -155,6 +155,8 @@ def keep_words(fragment: str) -> str:
     word). When a word leaves an element opened before it, or ends inside one opened within
     it, those elements are closed and reopened around the span so the HTML stays nested.
     """
+    if not HANGUL.search(fragment):
+        return fragment  # no word to wrap: the pieces would join back to the same text
     pieces = _parse(fragment)
     out: list[str] = []
     stack: list[tuple[str, str]] = []  # open inline elements: (name, opening tag)

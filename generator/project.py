@@ -83,6 +83,10 @@ def inside(
     also: tuple[Path, ...] = (),
 ) -> Path:
     """Resolve `relative` under `base`, refusing absolute paths, `..` and escaping symlinks."""
+    known = session.current().cache("project.inside")  # art is named once per face
+    found = known.get((base, relative, also))
+    if found is not None:
+        return found
     where = dict(file=file, line=line, key=key)
     if not relative or "\x00" in relative:
         raise ContentError(f"empty or invalid {what} path", code="bad-path", **where)
@@ -116,6 +120,7 @@ def inside(
             code="path-refused",
             **where,
         )
+    known[(base, relative, also)] = path
     return path
 
 

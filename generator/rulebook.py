@@ -39,6 +39,7 @@ from generator.rule_notes import check_sections, load_notes
 from generator.rulebook_data import Blocks, RulesData, ui
 from generator.rules_source import RulesSource, Section, parse_rules, rules_files
 from generator.sizes import paper_size
+from generator.template_cache import CachedCompile
 from generator.units import MM
 
 MAX_SECTION_OUTPUT = 1_000_000  # characters of Markdown a section's Jinja may produce
@@ -576,6 +577,13 @@ class _Builder:
 
 # ---------------------------------------------------------------- page templates
 
+
+class _PageEnv(CachedCompile, SandboxedEnvironment):
+    """The rulebook page templates' sandbox; compiled pages are kept (template_cache.py)."""
+
+    cache_kind = "rulebook-page"
+
+
 _PAGE_ENV: dict[Path, SandboxedEnvironment] = {}
 
 
@@ -583,7 +591,7 @@ def _page_env(templates: Path) -> SandboxedEnvironment:
     folder = templates / "rulebook"
     env = _PAGE_ENV.get(folder)
     if env is None:
-        env = SandboxedEnvironment(
+        env = _PageEnv(
             loader=FileSystemLoader(str(folder)),
             autoescape=True,
             trim_blocks=True,

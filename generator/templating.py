@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
 from jinja2 import StrictUndefined, Template, TemplateError, UndefinedError, nodes
+from jinja2.runtime import Context, new_context
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from generator.errors import ContentError
 from generator.limits import LIMITS
+from generator.template_cache import CachedCompile
 
 _LANG = re.compile(r"^[a-z]{2}$")
 MAX_RENDERED = 100_000  # characters; longer output is a runaway template
@@ -38,11 +40,11 @@ def _too_big(what: str, size: int, limit: int) -> SecurityError:
 
 
 def _check_size(value: Any) -> Any:
-    jinja = LIMITS.jinja
-    if isinstance(value, str) and len(value) > jinja.string_chars:
-        raise _too_big("a string", len(value), jinja.string_chars)
-    if isinstance(value, (list, tuple, dict)) and len(value) > jinja.list_items:
-        raise _too_big("a list", len(value), jinja.list_items)
+    if isinstance(value, str):
+        if len(value) > LIMITS.jinja.string_chars:
+            raise _too_big("a string", len(value), LIMITS.jinja.string_chars)
+    elif isinstance(value, (list, tuple, dict)) and len(value) > LIMITS.jinja.list_items:
+        raise _too_big("a list", len(value), LIMITS.jinja.list_items)
     return value
 
 
@@ -61,6 +63,9 @@ def _check_int(value: Any) -> None:
 
 
 _WIDTH_METHODS = {"ljust", "rjust", "center", "zfill", "expandtabs"}
+# Operators whose result on two plain numbers is a plain number no limit applies to.
+_PLAIN_OPS = frozenset(["+", "//", "%"])
+_NUMBERS = frozenset([int, float])
 
 
 class _Template(Template):
@@ -70,16 +75,12 @@ class _Template(Template):
             _Budget.loops = _Budget.fills = 0
         _Budget.depth += 1
         try:
-            # Jinja's render copies its globals out of a ChainMap on every call (twice), which
-            # costs more than rendering a card's title; they are copied once per template.
-            flat = self.__dict__.get("_pnp_globals")
-            if flat is None:
-                flat = self.__dict__["_pnp_globals"] = dict(self.globals)
-            context = self.environment.context_class(
-                self.environment, {**flat, **dict(*args, **kwargs)}, self.name, self.blocks, flat
-            )
+            if self.environment.is_async or kwargs or len(args) != 1 or type(args[0]) is not dict:
+                return super().render(*args, **kwargs)
+            # Jinja's render, less its copy of the mapping: new_context copies it anyway.
+            ctx = self.new_context(args[0])
             try:
-                return self.environment.concat(self.root_render_func(context))
+                return self.environment.concat(self.root_render_func(ctx))
             except Exception:
                 self.environment.handle_exception()
         except RecursionError:
@@ -89,18 +90,39 @@ class _Template(Template):
         finally:
             _Budget.depth -= 1
 
+    def new_context(
+        self,
+        vars: dict[str, Any] | None = None,
+        shared: bool = False,
+        locals: Mapping[str, Any] | None = None,
+    ) -> Context:
+        """Jinja's context, built from one flat copy of the globals: Jinja's own flattens the
+        template's globals (a ChainMap, slow to iterate) twice per render, and a card check
+        renders thousands of small texts. The globals are fixed once ENV is set up."""
+        if shared or locals:
+            return super().new_context(vars, shared, locals)
+        flat = self.__dict__.get("_flat_globals")
+        if flat is None:
+            flat = self.__dict__["_flat_globals"] = dict(self.globals)
+        parent = {**flat, **vars} if vars else dict(flat)
+        # No globals: their keys only matter to {% import %}, which has no loader here.
+        return new_context(self.environment, self.name, self.blocks, parent, True, None)
 
-class _Env(SandboxedEnvironment):
+
+class _Env(CachedCompile, SandboxedEnvironment):
     """The sandbox, limited: loop iterations, string and list sizes, big numbers, recursion.
 
     Jinja's own sandbox stops escapes to Python but not runaway work: `range(1000)` nested
     three deep, `[0] * 300000000`, `'%0999999999d' % 1` or `9 ** 64 ** 64` all pass it.
+    Compiled templates are kept between commands (template_cache.py).
     """
 
     template_class = _Template
     intercepted_binops = frozenset(["*", "**", "%", "+", "//"])
 
     def call_binop(self, context, operator, left, right):
+        if operator in _PLAIN_OPS and type(left) in _NUMBERS and type(right) in _NUMBERS:
+            return self.binop_table[operator](left, right)  # nothing to budget (card maths)
         jinja = LIMITS.jinja
         if operator == "*":
             seq, times = (left, right) if isinstance(left, (str, list, tuple)) else (right, left)
@@ -348,7 +370,12 @@ def evaluate(expression: str, context: dict[str, Any]) -> Any:
     if text.startswith("{{") and text.endswith("}}"):
         text = text[2:-2]
     try:
-        return _compile_expr(text)(**context)
+        # TemplateExpression.__call__, less two copies of the context (new_context makes one).
+        template = _compile_expr(text)._template
+        ctx = template.new_context(context)
+        for _ in template.root_render_func(ctx):
+            pass
+        return ctx.vars["result"]
     except (
         TemplateError,
         SecurityError,

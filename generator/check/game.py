@@ -21,13 +21,19 @@ from generator.errors import ContentError, Finding, rel
 class GameView:
     content: GameContent
     problems: list[Finding] = field(default_factory=list)
+    _rel: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
     def root(self) -> Path:
         return self.content.project.root
 
     def rel(self, path) -> str:
-        return rel(path, self.root)
+        # Asked for the same few files hundreds of times; each answer resolves real paths.
+        key = str(path)
+        found = self._rel.get(key)
+        if found is None:
+            found = self._rel[key] = rel(path, self.root)
+        return found
 
     @cached_property
     def glossary(self):

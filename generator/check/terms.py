@@ -142,6 +142,14 @@ class TermIndex:
                 kept -= {term}
         return frozenset(kept)
 
+    def _starts_a_form(self, word: str) -> bool:
+        """Whether any form may start at this word: most words of a text start none, and
+        _matches_at would look them up one by one to yield nothing."""
+        if not self.glued:
+            return word in self.by_first
+        by_first = self.by_first
+        return any(word[:i] in by_first for i in range(min(len(word), self.max_key), 0, -1))
+
     def _matches_at(self, text: str, low: str, word_start: int, word: str):
         """Forms whose first word starts at `word_start`, longest first."""
         keys = (
@@ -172,7 +180,10 @@ class TermIndex:
         low = text.lower()
         out = []
         for word in WORDS.finditer(low):
-            out += [m for m in self._matches_at(text, low, word.start(), word.group()) if m.terms]
+            if self._starts_a_form(word.group()):
+                out += [
+                    m for m in self._matches_at(text, low, word.start(), word.group()) if m.terms
+                ]
         if len(self._all) > 4096:
             self._all.clear()
         self._all[text] = tuple(out)
@@ -183,7 +194,7 @@ class TermIndex:
         low = text.lower()
         out, pos = [], 0
         for word in WORDS.finditer(low):
-            if word.start() < pos:
+            if word.start() < pos or not self._starts_a_form(word.group()):
                 continue
             best = next(
                 (

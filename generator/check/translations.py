@@ -276,6 +276,8 @@ def _group_swap(found_a: list[TermMatch], found_b: list[TermMatch], idx) -> tupl
     declared group (glossary `group:`) are compared this way: the kinds of one component (two
     colours of one piece, say) are too often named together in one phrase."""
     groups = idx.declared_group
+    if not groups:
+        return [], []
     count_a = Counter(t for m in found_a for t in m.terms if t in groups)
     count_b = Counter(t for m in found_b for t in m.terms if t in groups)
     for fewer in sorted(t for t in count_a if count_b[t] < count_a[t]):

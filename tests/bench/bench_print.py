@@ -7,7 +7,8 @@ build checks every face; later --force builds of the same content reuse that che
 cached content model, as a designer's repeated builds do. The plain side
 is plain_deck.py. A 10,000-card run of the same deck shows how time and memory grow.
 Targets: ratio <= 1.5, PDF <= 0.5 MB, peak RSS <= 150 MB, no-op rebuild <= 0.5 s, check < 2 s,
-10,000-card peak RSS <= 1.5 x the 1,000-card figure.
+10,000-card peak RSS <= 1.5 x the 1,000-card figure. `pnp check` on the project's games is
+also timed with no compiled templates and with an empty cache folder (check_runs).
 """
 
 from __future__ import annotations
@@ -89,6 +90,40 @@ def timed(cmd: list[str], cwd: Path) -> tuple[float, int]:
     return took, usage.ru_maxrss // 1024
 
 
+def check_runs(cache: Path) -> dict[str, tuple[float, float]]:
+    """`pnp check` on this project's games, min wall and CPU of RUNS fresh processes each:
+    warm (the content models and compiled templates of an earlier command in the user's cache
+    folder, as a designer's second check finds them), without compiled templates (only the
+    models kept) and with an empty cache folder. Every check itself runs in full each time."""
+    cmd = [sys.executable, "-m", "generator", "--root", str(ROOT), "check"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PNP_CACHE_DIR=str(cache))
+
+    def run() -> tuple[float, float]:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        if status not in (0, 256):  # 1: the games have error findings; still a full check
+            raise SystemExit(f"failed: {' '.join(cmd)}")
+        return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
+
+    def best(prepare) -> tuple[float, float]:
+        times = []
+        for _ in range(RUNS):
+            prepare()
+            times.append(run())
+        return min(t[0] for t in times), min(t[1] for t in times)
+
+    shutil.rmtree(cache, ignore_errors=True)
+    run()  # fills the cache
+    return {
+        "warm": best(lambda: None),
+        "no compiled templates": best(
+            lambda: shutil.rmtree(cache / "templates", ignore_errors=True)
+        ),
+        "empty cache": best(lambda: shutil.rmtree(cache, ignore_errors=True)),
+    }
+
+
 def line(label: str, value: str, target: str = "", ok: bool | None = None) -> None:
     verdict = "" if ok is None else ("ok" if ok else "MISSED")
     print(f"{label + ':':26}{value:22}{target:20}{verdict}".rstrip())
@@ -115,10 +150,7 @@ def main() -> None:
             rss.append(peak)
         noop = min(timed([*pnp, "print"], folder)[0] for _ in range(RUNS))
         pdf = folder / "output/bench/en/cards-a4.pdf"
-        check = min(
-            timed([sys.executable, "-m", "generator", "--root", str(ROOT), "check"], ROOT)[0]
-            for _ in range(RUNS)
-        )
+        checks = check_runs(Path(tmp) / "check-cache")
         big_t, big_rss = timed(
             [sys.executable, "-m", "generator", "--root", str(big), "print", "--force"], big
         )
@@ -132,7 +164,14 @@ def main() -> None:
         line("pnp PDF size", f"{size_mb:.2f} MB", "target <= 0.5 MB", size_mb <= 0.5)
         line("pnp peak RSS", f"{max(rss)} MB", "target <= 150 MB", max(rss) <= 150)
         line("no-op rebuild", f"{noop:.2f} s", "target <= 0.5 s", noop <= 0.5)
-        line("pnp check, all games", f"{check:.2f} s", "target < 2 s", check < 2)
+        for label, (wall, cpu) in checks.items():
+            target = "target < 2 s" if label == "warm" else ""
+            line(
+                f"pnp check, {label}",
+                f"{wall:.2f} s ({cpu:.2f} CPU)",
+                target,
+                wall < 2 if target else None,
+            )
         line(f"pnp print, {BIG:,} cards", f"{big_t:.2f} s", f"{big_t / pnp_t:.1f} x 1,000 cards")
         limit = 1.5 * max(rss)
         line(
