@@ -238,12 +238,16 @@ def _start_build(root, *args):
     )
 
 
-def _wait_for_workers(proc, n=2, timeout=120.0) -> list[int]:
+def _wait_for_workers(proc, root, n=2, timeout=120.0) -> list[int]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         workers = _children(proc.pid)
         if len(workers) >= n:
-            time.sleep(1.0)  # let them start on their targets
+            # Let them start on their targets: until the first PDF is written, at most 1 s (a
+            # fixed second was too long once a quiet machine built all 16 targets in 2 s).
+            settle = time.monotonic() + 1.0
+            while time.monotonic() < settle and not any((root / "output").rglob("*.pdf")):
+                time.sleep(0.01)
             return _children(proc.pid)
         assert proc.poll() is None, proc.communicate()
         time.sleep(0.05)
@@ -254,7 +258,7 @@ def _wait_for_workers(proc, n=2, timeout=120.0) -> list[int]:
 def test_killing_only_the_main_process_frees_the_lock_at_once(tmp_path):
     root = _big(mini(tmp_path / "p"))
     proc = _start_build(root, "big", "-j", "2")
-    workers = _wait_for_workers(proc)
+    workers = _wait_for_workers(proc, root)
     os.kill(proc.pid, signal.SIGKILL)  # the main process only, as the OOM killer would
     proc.wait()
     # Workers die with their parent ...
@@ -276,7 +280,7 @@ def test_killing_only_the_main_process_frees_the_lock_at_once(tmp_path):
 def test_ctrl_c_stops_a_parallel_build_promptly(tmp_path):
     root = _big(mini(tmp_path / "p"))
     proc = _start_build(root, "big", "-j", "2")
-    workers = _wait_for_workers(proc)
+    workers = _wait_for_workers(proc, root)
     sent = time.monotonic()
     os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in a terminal reaches the whole process group
     out, err = proc.communicate(timeout=60)
