@@ -84,7 +84,8 @@ def write_files(root: Path, files: dict[str, str | bytes]) -> None:
 
 
 def only_languages(root: Path, game: str, languages: list[str]) -> None:
-    """Let a copied game print only `languages` (the source first), with no bilingual editions.
+    """Let a copied game print only `languages` (the first is its source), with no bilingual
+    editions.
 
     For a test that reads one language's components: every language and edition left out is a
     rulebook (about 2 s of WeasyPrint each) it would build and never look at."""

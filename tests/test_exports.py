@@ -79,7 +79,7 @@ def preset_project(tmp_path_factory) -> Path:
             "            {format: png, preset: makeplayingcards, components: [rewards]}]",
         )
         game.write_text(text)
-        only_languages(root, "dogfight", ["es", "en"])  # the tests read English images
+        only_languages(root, "dogfight", ["en"])  # the tests read English images only
         run_pnp(root, "print", "--export", "png", "--paper", "a4", check=True)
 
     return shared_build(tmp_path_factory, "png-presets", build)[0]
@@ -178,7 +178,7 @@ def test_tts_pieces_and_base_url(dogfight_copy):
     game.write_text(text)
     comp = root / "content/dogfight/components/rewards.yaml"
     comp.write_text(comp.read_text().replace("kind: card", "kind: token"))
-    only_languages(root, "dogfight", ["es", "en"])  # the test reads English decks
+    only_languages(root, "dogfight", ["en"])  # the test reads English decks only
     tts = ("print", "--export", "tts", "--paper", "a4")
     run_pnp(root, *tts, check=True)
     deck = json.loads((root / "output/dogfight/en/tts/allied-planes.json").read_text())
@@ -338,7 +338,7 @@ def test_ink_saver_follows_the_layouts_keep_and_drop(dogfight_copy):
     )
     text = text.replace('fill: "#c0262d"}', 'fill: "#c0262d", ink: drop}')
     layout.write_text(text)
-    only_languages(root, "dogfight", ["es", "en"])  # the test reads an English sheet
+    only_languages(root, "dogfight", ["en"])  # the test reads an English sheet only
     run_pnp(root, "print", "--export", "ink-saver", "--paper", "a4", check=True)
     m = json.loads((root / "output/dogfight/build-manifest.json").read_text())
     path = "output/dogfight/en/ink-saver/allied-planes-a4.pdf"
