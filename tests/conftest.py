@@ -16,9 +16,10 @@ Projects
     dogfight_copy   make_project(games=("dogfight",)).
     only_languages(root, "dogfight", ["es", "en"])   a copied game prints only those languages,
         with no bilingual editions: a test that reads English cards builds no other rulebook.
-    built   every game built once per test session (`pnp print`), read-only: .manifest(game),
-        .path(relative). Do not change it: copy what you need to change. A test using it is
-        marked slow automatically (building the four kits takes minutes).
+    built   every game built once per test run (`pnp print`, for every `-n` process alike),
+        read-only: .manifest(game), .path(relative). Do not change it: copy what you need to
+        change. A test using it is marked slow automatically (building the four kits takes
+        minutes).
     shared_build(tmp_path_factory, "name", build)   for a module fixture: `build(folder)` runs
         once per test run, whichever `-n` process asks first; the others wait and reuse it.
 
