@@ -6,6 +6,8 @@ our own ("gothic-bold"), so two files that share an internal name can never clas
 
 from __future__ import annotations
 
+import hashlib
+import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,10 +94,28 @@ class FontBook:
         return self.face(next(iter(self.families)))
 
 
+# Parsed fonts by name and file content, for the whole process: parsing a face costs about
+# 30 ms, and a process that runs many commands (a watch, the test suite) would parse the same
+# bytes again for each. A pure function of the bytes, so it cannot go stale (see session.py).
+_PARSED: dict[tuple[str, str], TTFont] = {}
+
+
+def _parse(name: str, path: Path) -> TTFont:
+    data = path.read_bytes()
+    key = (name, hashlib.sha256(data).hexdigest())
+    font = _PARSED.get(key)
+    if font is None:
+        font = TTFont(name, io.BytesIO(data))
+        if len(_PARSED) > 64:  # bounded: a long-running process that sees many fonts
+            _PARSED.clear()
+        _PARSED[key] = font
+    return font
+
+
 @session.cached
 def _register(name: str, path: Path, spec_file: Path, line: int | None) -> Face:
     try:
-        font = TTFont(name, str(path))
+        font = _parse(name, path)
     except (TTFError, OSError) as exc:
         raise ContentError(
             f"font file {path.name} cannot be used: {exc}",
