@@ -167,6 +167,7 @@ class _Env(CachedCompile, SandboxedEnvironment):
         return _check_size(result)
 
     def _parse(self, source, name, filename):
+        _refuse_deep_nesting(source)
         # Every {% for %} iterates through a counter: nested loops share one budget.
         tree = super()._parse(source, name, filename)
         for loop in tree.find_all(nodes.For):
@@ -273,7 +274,29 @@ def _compile(text: str):
 
 @lru_cache(maxsize=1024)
 def _compile_expr(text: str):
+    _refuse_deep_nesting(text)
     return ENV.compile_expression(text, undefined_to_none=False)
+
+
+_BRACKETS = re.compile(r"[()\[\]{}]")
+_TAGS = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.DOTALL)
+
+
+def _refuse_deep_nesting(source: str) -> None:
+    """Brackets nested deeper than limits.yaml allows are refused before Jinja's parser, which
+    recurses once per level: reaching Python's recursion limit there is slow, and whatever the
+    garbage collector finalises at that depth fails too and prints noise of its own."""
+    limit = LIMITS.jinja.nesting
+    if source.count("(") + source.count("[") + source.count("{") <= limit:
+        return
+    # Inside {{ }} and {% %} only: the text around them is prose, where a ":(" is no bracket.
+    tags = _TAGS.findall(source) if is_template(source) else [source]
+    for tag in tags:
+        depth = 0
+        for match in _BRACKETS.finditer(tag):
+            depth += 1 if match.group() in "([{" else -1
+            if depth > limit:
+                raise RecursionError(f"brackets nested more than {limit} deep")
 
 
 def _explain(exc: Exception) -> tuple[str, str | None]:

@@ -490,3 +490,19 @@ def test_a_stuck_target_is_stopped_and_named(tmp_path, jobs):
     line = one_line(result)
     assert "output/big/" in line and "0.01 s limit" in line, line
     assert not list((root / "output").rglob(".*.tmp"))
+
+
+def test_brackets_nested_past_the_limit_are_refused_before_jinja_parses_them():
+    """Jinja's parser recurses once per bracket: 60 levels are refused up front (limits.yaml,
+    jinja.nesting), without reaching Python's recursion limit; 40 still compile, and brackets
+    in the prose around the tags (a ":(") are not counted."""
+    from generator import templating
+    from generator.errors import ContentError
+
+    deep = "{{ " + "(" * 60 + "1" + ")" * 60 + " }}"
+    with pytest.raises(ContentError, match="too deeply"):
+        templating.check_syntax(deep)
+    with pytest.raises(ContentError, match="too deeply"):
+        templating.evaluate("(" * 60 + "1" + ")" * 60, {})
+    assert templating.render("{{ " + "(" * 40 + "1" + ")" * 40 + " }}", {}) == "1"
+    assert templating.render("sad :( " * 60 + "{{ n }}", {"n": 2}).endswith("2")
