@@ -6,6 +6,7 @@ Exit codes: 0 ok, 1 error findings, 2 cannot run.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import sys
@@ -220,6 +221,15 @@ def _offset(text: str | None):
         ) from None
 
 
+def _stacks_on_request() -> None:
+    """`kill -USR2 <pid>` prints where every thread of a pnp that seems stuck is, to stderr."""
+    import faulthandler
+    import signal
+
+    with contextlib.suppress(AttributeError, ValueError, OSError):  # no SIGUSR2, not main thread
+        faulthandler.register(signal.SIGUSR2, file=2, all_threads=True)
+
+
 def _jobs(text: str) -> int:
     try:
         value = int(text)
@@ -430,6 +440,7 @@ def cmd_schema(project, args) -> int:
 
 
 def main(argv=None) -> int:
+    _stacks_on_request()
     args = _parser().parse_args(argv)
     root = args.root.resolve() if args.root else None  # findings name files relative to it
     try:

@@ -283,7 +283,14 @@ def test_ctrl_c_stops_a_parallel_build_promptly(tmp_path):
     workers = _wait_for_workers(proc, root)
     sent = time.monotonic()
     os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in a terminal reaches the whole process group
-    out, err = proc.communicate(timeout=60)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:  # say where it is stuck (pnp prints its stacks on USR2)
+        proc.send_signal(signal.SIGUSR2)
+        time.sleep(1)
+        proc.kill()
+        out, err = proc.communicate()
+        raise AssertionError(f"pnp did not stop within 60 s of Ctrl-C:\n{err}") from None
     took = time.monotonic() - sent
     print(f"\nCtrl-C: the build stopped {took:.2f} s after SIGINT")
     assert proc.returncode == 130, out + err
