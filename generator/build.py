@@ -558,10 +558,20 @@ class Progress:
 # ------------------------------------------------------------------ the build
 
 
+# Set once a parallel build was stopped: its pool's threads and queues are left behind, and the
+# interpreter's exit handlers could wait on them (a queue whose readers were killed), so the CLI
+# leaves at once once it has said so (cli.main).
+POOL_STOPPED = False
+
+
 def _stop(pool: ProcessPoolExecutor, project: Project, plans: dict) -> None:
     """Stop a parallel build at once: cancel what is queued, kill the workers (one may be deep in
     WeasyPrint, which swallows KeyboardInterrupt), and remove their temporary files."""
+    global POOL_STOPPED
+    POOL_STOPPED = True
     workers = list((getattr(pool, "_processes", None) or {}).values())
+    with contextlib.suppress(AttributeError):  # its feeder must not be waited for at exit
+        pool._call_queue.cancel_join_thread()  # type: ignore[attr-defined]
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in workers:
         proc.kill()

@@ -9,6 +9,7 @@ import argparse
 import contextlib
 import json
 import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -496,4 +497,11 @@ def main(argv=None) -> int:
         return EXIT_CANNOT_RUN
     except KeyboardInterrupt:
         print("pnp: interrupted; build stopped, no partial files left", file=sys.stderr)
+        build = sys.modules.get("generator.build")
+        if build is not None and getattr(build, "POOL_STOPPED", False):
+            # The killed pool's threads and queues must not hold the exit (see build._stop):
+            # everything is cleaned up and said, so leave now.
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(130)
         return 130
