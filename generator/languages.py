@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 
 from generator.errors import ContentError
+from generator.yamlload import yaml_error
 
 BUNDLED = Path(__file__).resolve().parent.parent / "templates" / "languages"
 _folders: list[Path] = [BUNDLED]
@@ -104,15 +105,12 @@ _SAFE: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _read(path: Path) -> dict[str, Any]:
+    text = path.read_text(encoding="utf-8")
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE) or {}
+        data = yaml.load(text, Loader=_SAFE) or {}
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise ContentError(
-            f"language file is not valid YAML: {getattr(exc, 'problem', exc)}",
-            path,
-            mark.line + 1 if mark else None,
-            code="language-file",
+        raise yaml_error(
+            exc, path, text, "language file is not valid YAML", "language-file"
         ) from None
     if not isinstance(data, dict):
         raise ContentError("a language file is a mapping", path, 1, code="language-file")

@@ -175,6 +175,27 @@ def read_text(path: Path) -> str:
         ) from None
 
 
+def yaml_error(
+    exc: yaml.YAMLError,
+    path: Path,
+    text: str,
+    what: str = "YAML syntax error",
+    code: str = "yaml-syntax",
+) -> ContentError:
+    """A YAML parser's error as one located ContentError (every reader of YAML uses it)."""
+    if not isinstance(exc, yaml.MarkedYAMLError):
+        return ContentError(f"{what}: {exc}", path, code=code)
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark else None
+    problem = exc.problem or exc.context or "invalid YAML"
+    hint = "check indentation and quoting"
+    lines = text.splitlines()
+    bad_line = lines[line - 1] if line and line <= len(lines) else ""
+    if "\t" in problem or "\t" in bad_line[: len(bad_line) - len(bad_line.lstrip())]:
+        hint = "YAML does not allow tabs for indentation; use spaces"
+    return ContentError(f"{what}: {problem}", path, line, hint=hint, code=code)
+
+
 def load_yaml(path: Path, *, allow_empty: bool = False) -> Any:
     text = read_text(path)
     if not text.strip():
@@ -198,19 +219,8 @@ def load_yaml(path: Path, *, allow_empty: bool = False) -> Any:
                 code="alias-bomb",
             )
         return loader.construct_document(node)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        problem = exc.problem or exc.context or "invalid YAML"
-        hint = "check indentation and quoting"
-        bad_line = text.splitlines()[line - 1] if line and line <= len(text.splitlines()) else ""
-        if "\t" in problem or "\t" in bad_line[: len(bad_line) - len(bad_line.lstrip())]:
-            hint = "YAML does not allow tabs for indentation; use spaces"
-        raise ContentError(
-            f"YAML syntax error: {problem}", path, line, hint=hint, code="yaml-syntax"
-        ) from None
     except yaml.YAMLError as exc:
-        raise ContentError(f"YAML error: {exc}", path, code="yaml-syntax") from None
+        raise yaml_error(exc, path, text) from None
     except RecursionError:
         raise ContentError("structure nested too deeply", path, code="too-deep") from None
     finally:

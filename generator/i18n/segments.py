@@ -29,9 +29,8 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from generator.content import GameContent
-from generator.errors import ContentError
 from generator.rules_source import HEADING, LIST_ITEM, NUMBERED, rules_files
-from generator.yamlload import read_text
+from generator.yamlload import read_text, yaml_error
 
 LANG = re.compile(r"^[a-z]{2}$")
 NOT_TRANSLATED = {"glossary.yaml", "accepted.yaml", "manifest.yaml", "i18n-sync.yaml"}
@@ -93,13 +92,7 @@ def _compose(path: Path) -> tuple[str, Node | None]:
     try:
         return text, yaml.compose(text, Loader=_LOADER)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise ContentError(
-            f"not valid YAML: {getattr(exc, 'problem', exc)}",
-            path,
-            mark.line + 1 if mark else None,
-            code="yaml",
-        ) from None
+        raise yaml_error(exc, path, text, "not valid YAML", "yaml") from None
 
 
 def _lang_mapping(node: MappingNode, source: str) -> bool:
