@@ -101,7 +101,11 @@ _PARSED: dict[tuple[str, str], TTFont] = {}
 
 
 def _parse(name: str, path: Path) -> TTFont:
-    data = path.read_bytes()
+    from generator.limits import LIMITS
+    from generator.project import read_bytes
+
+    # The one safe reader: inside the project, a regular file (never a FIFO), size-capped.
+    data = read_bytes(path, LIMITS.files.art_bytes, "font file")
     key = (name, hashlib.sha256(data).hexdigest())
     font = _PARSED.get(key)
     if font is None:

@@ -166,6 +166,20 @@ def test_special_and_huge_files_in_the_game_folder(tmp_path, special):
     assert expected[special] in result.stdout, result.stdout
 
 
+def test_a_font_file_that_is_a_fifo_is_one_error_not_a_hang(tmp_path):
+    """Fonts are read through the same safe reader as art: fonts.yaml naming a FIFO is refused
+    at once (opening it for reading would block forever)."""
+    root = mini(tmp_path / "p")
+    fonts = root / "templates/fonts"
+    os.mkfifo(fonts / "pipe.ttf")
+    spec = fonts / "fonts.yaml"
+    spec.write_text(spec.read_text().replace("PnPGothic-Bold.ttf", "pipe.ttf"))
+    result = run_pnp(root, "check")
+    out = result.stdout + result.stderr
+    assert result.returncode in (1, 2), out
+    assert "pipe.ttf" in out and "not a regular file" in out, out
+
+
 def test_symlinked_lock_is_refused_and_its_target_untouched(tmp_path):
     root = mini(tmp_path / "p")
     victim = tmp_path / "victim.txt"
