@@ -584,10 +584,18 @@ def _stop(pool: ProcessPoolExecutor, project: Project, plans: dict) -> None:
 
     with contextlib.suppress(AttributeError):
         pool_module._threads_wakeups.clear()
-    for game in plans:
+    _sweep_temporaries(project, plans)
+
+
+def _sweep_temporaries(project: Project, games) -> None:
+    """Remove the temporary files of an unfinished write: a kill's leftovers at the start of a
+    build, or those of a write that Ctrl-C cut between creating its file and guarding it."""
+    for game in games:
         folder = project.output / game
         for stale in folder.rglob(".*.tmp") if folder.is_dir() else ():
             stale.unlink(missing_ok=True)
+        for stale in state_path(project, game).parent.glob(f".{game}.*.tmp"):
+            stale.unlink(missing_ok=True)  # a build record being written
 
 
 def _intact(project: Project, t: Target, known: dict) -> bool:
@@ -616,18 +624,21 @@ def _wanted(content, target: Target) -> bool:
 
 def build(project: Project, games: list, options: Options, log=print) -> dict:
     """Build every target of `games` (loaded GameContent) that is out of date. Returns counts."""
+    try:
+        return _build(project, games, options, log)
+    except KeyboardInterrupt:
+        # Ctrl-C can land between a temporary file's creation and the guard that removes it.
+        _sweep_temporaries(project, [c.id for c in games])
+        raise
+
+
+def _build(project: Project, games: list, options: Options, log) -> dict:
     plans = {
         content.id: [t for t in plan_targets(project, content, options) if _wanted(content, t)]
         for content in games
     }
     # Leftovers of a build that was killed: we hold the lock, so no one else is writing them.
-    for game in plans:
-        for stale in (
-            (project.output / game).rglob(".*.tmp") if (project.output / game).is_dir() else ()
-        ):
-            stale.unlink(missing_ok=True)
-        for stale in state_path(project, game).parent.glob(f".{game}.*.tmp"):
-            stale.unlink(missing_ok=True)  # a build record being written when it was killed
+    _sweep_temporaries(project, plans)
     todo: list[Target] = []
     # --force rebuilds every target and guide: the last build's record is not read at all.
     states = {g: GameState() if options.force else load_state(project, g) for g in plans}

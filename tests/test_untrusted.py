@@ -322,6 +322,43 @@ def test_ctrl_c_stops_a_parallel_build_promptly(tmp_path):
     assert run_pnp(root, "print", "big", "-j", "2").returncode == 0
 
 
+# Ctrl-C delivered at the worst moment: the build record's temporary file exists, but the
+# write's guard (which removes it) has not started yet. A CI run once left exactly that file.
+_CTRL_C_AT_STATE_WRITE = """
+import os, sys, tempfile
+import generator.fsio as fsio
+real = tempfile.mkstemp
+def mkstemp(*args, **kw):
+    fd, name = real(*args, **kw)
+    if os.sep + ".pnp-cache" + os.sep in name and ".big.json." in name:
+        os.close(fd)
+        raise KeyboardInterrupt
+    return fd, name
+fsio.tempfile = type("T", (), {"mkstemp": staticmethod(mkstemp)})
+from generator.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_during_a_record_write_leaves_no_temporary_file(tmp_path, jobs):
+    root = _big(mini(tmp_path / "p"), decks=2, cards=4)
+    command = [sys.executable, "-c", _CTRL_C_AT_STATE_WRITE, "--root", str(root)]
+    proc = subprocess.run(
+        [*command, "print", "big", "-j", jobs],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        cwd=root,
+        timeout=120,
+    )
+    assert proc.returncode == 130, proc.stdout + proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == (
+        "pnp: interrupted; build stopped, no partial files left"
+    )
+    assert not list((root / "output").rglob(".*.tmp"))
+
+
 # ------------------------------------------------------------------ 4. hangs; 5. memory
 
 MEMORY_CAP = 1536 * 1024**2  # address space for the whole pnp process, libraries included
