@@ -159,6 +159,12 @@ def _chosen_exports(settings, names: list[str]) -> list:
     return chosen
 
 
+def _fingerprint(model) -> str:
+    from generator.model import fingerprint  # the model imports the exporters, which import us
+
+    return fingerprint(model)
+
+
 def export_plan(content, options: Options) -> list:
     """Each export the game asks for, with the components (and settings) taking part."""
     from generator import exports
@@ -189,7 +195,7 @@ def _plan_targets(project: Project, content, options: Options) -> list[Target]:
         settings = settings_for(content, comp, options)
         for paper in settings.papers:
             paper_size(project, paper)  # unknown paper: a clear error before anything is written
-        extra = "|".join([code, options.key(), settings.model_dump_json(), printers])
+        extra = "|".join([code, options.key(), _fingerprint(settings), printers])
         for lang in content.languages:
             comp_keys[(comp.id, lang)] = component_key(content, comp, lang, extra)
     from generator import exports
@@ -203,9 +209,7 @@ def _plan_targets(project: Project, content, options: Options) -> list[Target]:
                 # component, or, game-wide (an order sheet), all the export's members.
                 ids = list(job.members) or ([job.component] if job.component else list(members))
                 parts = [comp_keys[(cid, lang)] for cid in ids]
-                key = hashlib.sha256(
-                    "|".join([*parts, spec.model_dump_json()]).encode()
-                ).hexdigest()
+                key = hashlib.sha256("|".join([*parts, _fingerprint(spec)]).encode()).hexdigest()
                 targets.append(
                     Target(
                         content.id,
@@ -230,7 +234,7 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
     langs = [lang for lang in content.languages if lang in content.rules]
     if not langs:
         return []
-    extra = "|".join([code, options.key(), content.game.rulebook.model_dump_json()])
+    extra = "|".join([code, options.key(), _fingerprint(content.game.rulebook)])
     keys: dict[tuple[str, ...], str] = {}
 
     def key(*edition: str) -> str:

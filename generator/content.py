@@ -179,11 +179,17 @@ def load_game(project: Project, game_id: str) -> GameContent:
     from generator import model_cache
 
     key = model_cache.key(project, game_id)
-    content = model_cache.get(project, game_id, key) if key else None
-    if content is None:
-        content = _load_game(project, game_id)
-        if key:
-            model_cache.put(project, game_id, key, content)
+    kept = model_cache.get(project, game_id, key) if key else None
+    if kept is not None:
+        content, layouts = kept
+        # The validated layouts come with it (the key covers templates/ and the game folder):
+        # a cached build never validates a layout, so it never builds the box validators.
+        game_store(project, content.dir).adopt(layouts)
+        return content
+    content = _load_game(project, game_id)
+    if key:
+        layouts = game_store(project, content.dir).snapshot()
+        model_cache.put(project, game_id, key, (content, layouts))
     return content
 
 

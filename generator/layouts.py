@@ -53,6 +53,16 @@ class LayoutStore:
             self.raw[name] = raw
         return self._cache[name]
 
+    def snapshot(self) -> dict[str, tuple]:
+        """Every layout loaded so far, with its files and raw YAML (for the model cache)."""
+        return {n: (self._cache[n], self.files_of[n], self.raw[n]) for n in self._cache}
+
+    def adopt(self, loaded: dict[str, tuple]) -> None:
+        """Take layouts validated by an earlier command from the same files (model_cache.py)."""
+        for name, (layout, files, raw) in loaded.items():
+            if name not in self._cache:
+                self._cache[name], self.files_of[name], self.raw[name] = layout, files, raw
+
     def get_tree(self, name: str, _chain: tuple[str, ...] = ()) -> boxes.Layout:
         """A layout and every layout its repeat boxes draw, all loaded (errors located)."""
         layout = self.get(name)

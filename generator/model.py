@@ -6,6 +6,7 @@ Text that players read is `LangText`: a plain string, or one string per language
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Annotated, Any, Literal
 
@@ -44,6 +45,24 @@ class Strict(BaseModel):
         populate_by_name=True,
         allow_inf_nan=False,  # NaN or infinity must never reach a PDF or the manifest
     )
+
+
+def fingerprint(value: Any) -> str:
+    """A canonical text of a model's values, for build keys. Unlike model_dump_json it needs no
+    serializer, so a build whose content comes from the cache never builds one."""
+    return json.dumps(_plain(value), sort_keys=True, separators=(",", ":"))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return {name: _plain(getattr(value, name)) for name in type(value).model_fields}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return repr(value)  # Length and other small value types: their repr is their value
 
 
 def _lang_text(value):
@@ -168,7 +187,7 @@ class PrintSettings(Strict):
     gutter: Annotated[AbsLength, within(0, LIMITS.lengths.margin_max)] = Length(0)
     crop_marks: bool = True
     duplex: Literal["long-edge", "short-edge"] = "long-edge"
-    back_offset: Offset = Offset()
+    back_offset: Offset = Field(default_factory=Offset)
     rotate: Literal["auto", "never"] = "auto"
     cut_lines: bool = Field(
         False, description="draw every trim line across the sheet (token sheets)"
@@ -380,9 +399,9 @@ class Game(Strict):
         {}, description="name -> YAML file in the game folder, added to data"
     )
     icons: dict[str, str] = {}
-    print: PrintSettings = PrintSettings()
-    rulebook: RulebookSettings = RulebookSettings()
-    check: CheckSettings = CheckSettings()
+    print: PrintSettings = Field(default_factory=PrintSettings)
+    rulebook: RulebookSettings = Field(default_factory=RulebookSettings)
+    check: CheckSettings = Field(default_factory=CheckSettings)
     description: LangText | None = None
 
     # language -> the completeness it needs to stop being a draft (1.01: always a draft), from

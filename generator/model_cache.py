@@ -1,9 +1,10 @@
 """The validated content model of a game, kept between commands, keyed by file hashes.
 
 Loading a big game (parsing its YAML, validating every item, expanding matrices) costs more
-than reading the result back, so a game that loaded cleanly is pickled; the next command
-reads it back when the key matches: pnp's code, the project folder, and the content of every
-file of the game folder and of templates/ (big files, fonts and art, by size and time).
+than reading the result back, so a game that loaded cleanly is pickled with the layouts it
+validated; the next command reads both back when the key matches: pnp's code, the project
+folder, and the content of every file of the game folder and of templates/ (big files, fonts
+and art, by size and time).
 Only games that loaded without error are kept; any change to any of those files misses.
 
 The cache lives in the user's cache folder (`$PNP_CACHE_DIR`, else `$XDG_CACHE_HOME/pnp`,
@@ -79,15 +80,16 @@ def _path(project: Project, game_id: str, digest: str) -> Path:
     return where / f"{owner}-{digest[:32]}.pickle"
 
 
-def get(project: Project, game_id: str, digest: str) -> GameContent | None:
+def get(project: Project, game_id: str, digest: str) -> tuple[GameContent, dict] | None:
     try:
         data = _path(project, game_id, digest).read_bytes()
-        return pickle.loads(data)  # our own file, in the user's cache folder (see above)
+        kept = pickle.loads(data)  # our own file, in the user's cache folder (see above)
     except Exception:  # missing, truncated, or made by another pnp: load afresh
         return None
+    return kept if isinstance(kept, tuple) and len(kept) == 2 else None
 
 
-def put(project: Project, game_id: str, digest: str, content: GameContent) -> None:
+def put(project: Project, game_id: str, digest: str, content: tuple[GameContent, dict]) -> None:
     path = _path(project, game_id, digest)
     try:
         for old in path.parent.glob(path.name.split("-")[0] + "-*.pickle"):

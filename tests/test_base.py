@@ -73,6 +73,38 @@ def test_model_cache_hits_for_the_same_files_and_misses_after_an_edit(make_proje
     assert [i.count for i in edited.components[0].items] == [1, 3]
 
 
+def test_model_cache_brings_the_validated_layouts_and_misses_after_a_layout_edit(
+    make_project, monkeypatch
+):
+    from generator import boxes, validation
+    from generator.layouts import game_store
+
+    root = make_project(MINI)
+    project = Project(root)
+    with session.new():
+        load_game(project, "mini")  # validates the layout and keeps it with the model
+    validated = []
+    real = validation.validate
+
+    def spy(model, raw, file, *args, **kwargs):
+        validated.append(model)
+        return real(model, raw, file, *args, **kwargs)
+
+    monkeypatch.setattr("generator.layouts.validate", spy)
+    with session.new():
+        content = load_game(project, "mini")
+        layout = game_store(project, content.dir).get("mini/card")
+    assert boxes.Layout not in validated  # read back, not validated again
+    assert [b.id for b in layout.boxes] == ["w"]
+    card = root / "content/mini/layouts/mini/card.yaml"
+    card.write_text(card.read_text().replace("size: 12pt", "size: 14pt"))
+    with session.new():
+        content = load_game(project, "mini")
+        layout = game_store(project, content.dir).get("mini/card")
+    assert boxes.Layout in validated  # the edit is seen
+    assert layout.boxes[0].size.points == 14
+
+
 def test_model_cache_lives_outside_the_project_and_can_be_turned_off(make_project, monkeypatch):
     root = make_project(MINI)
     where = model_cache.folder()

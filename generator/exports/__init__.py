@@ -43,7 +43,8 @@ def effective(settings: PrintSettings) -> list[ExportSpec]:
     if settings.exports is not None:
         return list(settings.exports)
     names = ["sheets"] + (["print-shop"] if settings.one_per_page else [])
-    return [ExportSpec.model_validate({"format": n}) for n in names]
+    # Known names, so no validation: a cached build never builds a validator (model_cache.py).
+    return [ExportSpec.model_construct(format=n) for n in names]
 
 
 def selected(
