@@ -9,6 +9,7 @@ Temporary names are `.<name>.<random>.tmp`, which a build sweeps up if a kill le
 
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 from collections.abc import Iterator
@@ -22,8 +23,13 @@ def atomic_path(path: Path) -> Iterator[Path]:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
     tmp = Path(name)
+    try:
+        # mkstemp makes the file private (0600): give it the mode a plain write would, the
+        # old file's when there is one (a source file rewritten in place keeps its mode).
+        os.fchmod(fd, _mode_for(path))
+    finally:
+        os.close(fd)
     try:
         yield tmp
         with open(tmp, "rb+") as fh:
@@ -31,6 +37,21 @@ def atomic_path(path: Path) -> Iterator[Path]:
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~_umask()
+
+
+@functools.cache
+def _umask() -> int:
+    # Read once: the only way to read it is to set it, so it is put straight back.
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
 
 
 def write_bytes(path: Path, data: bytes) -> None:

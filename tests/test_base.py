@@ -3,6 +3,8 @@ model cache."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from generator import fsio, model_cache, session
@@ -33,6 +35,23 @@ def test_atomic_write_replaces_whole_or_not_at_all(tmp_path):
     assert sorted(p.name for p in target.parent.iterdir()) == ["file.pdf"]  # no temp left
     fsio.write_text(target, "second")
     assert target.read_text() == "second"
+
+
+def test_atomic_write_gives_the_mode_a_plain_write_would(tmp_path):
+    old = os.umask(0o027)
+    try:
+        fsio._umask.cache_clear()
+        fresh = tmp_path / "new.pdf"
+        fsio.write_bytes(fresh, b"x")
+        assert fresh.stat().st_mode & 0o777 == 0o640  # 0666 less the umask, not mkstemp's 0600
+        kept = tmp_path / "game.yaml"
+        kept.write_text("a")
+        kept.chmod(0o664)
+        fsio.write_text(kept, "b")  # a source file rewritten in place keeps its mode
+        assert kept.stat().st_mode & 0o777 == 0o664
+    finally:
+        os.umask(old)
+        fsio._umask.cache_clear()
 
 
 def test_session_caches_live_for_one_command(tmp_path):
