@@ -17,6 +17,7 @@ from pathlib import Path
 from generator.errors import ContentError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_CANNOT_RUN = 0, 1, 2
+EXIT_BROKEN_PIPE = 128 + 13  # what a shell reports for a command a closed pipe stopped (SIGPIPE)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -478,6 +479,11 @@ def main(argv=None) -> int:
             print(json.dumps([finding.as_dict()], ensure_ascii=False))
         print(f"pnp: error: {exc.format(root)}", file=sys.stderr)
         return EXIT_CANNOT_RUN
+    except BrokenPipeError:
+        # The reader went away (`pnp check | head -1`): stop quietly, as other tools do, and let
+        # nothing more reach the closed pipe (the exit's own flush would complain).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except OSError as exc:  # file-system state (a full disk, a read-only folder): name the path
         if args.debug:
             raise

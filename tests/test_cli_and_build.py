@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
 
 import pytest
-from conftest import run_pnp
+from conftest import PNP, ROOT, run_pnp
 from pdfutil import reader
 
 
@@ -161,3 +163,19 @@ def test_schema_command_writes_editor_schemas(tmp_path, dogfight_copy):
         import jsonschema  # noqa: F401  (optional: validate a real file against the schema)
     except ImportError:
         return
+
+
+def test_a_closed_pipe_stops_pnp_quietly(dogfight_copy):
+    """`pnp check | head -1`: the reader is gone before pnp writes; no error, no traceback."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(
+        [*PNP, "--root", str(dogfight_copy), "check", "dogfight", "--show-accepted"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # as `head` does once it has its line
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141, err  # what a shell shows for SIGPIPE
+    assert err == "", err  # not "cannot read or write (Broken pipe)", nor "Exception ignored"
