@@ -196,11 +196,29 @@ def cmd_render(project, args) -> int:
         / "render"
         / f"{ref.comp.id}-{ref.item.id}-{ref.lang}-{ref.side}.png"
     )
-    save_face(content, ref, out, args.dpi, bleed)
+    if out.suffix.lower() not in (".png", ".pdf"):
+        raise ContentError(
+            f"-o {out.name}: pnp renders a face to .png or .pdf",
+            code="usage",
+            hint=f"e.g. -o {out.with_suffix('.png').name}",
+        )
     findings = face_findings(content, ref)
+    try:
+        save_face(content, ref, out, args.dpi, bleed)
+        drawn = True
+    except ContentError as exc:  # the face cannot be drawn: say where, as `pnp check` does
+        drawn = False
+        if not any(f.severity == "error" for f in findings):
+            from generator.errors import Finding
+
+            findings.append(Finding.from_error(exc, content.id, root=project.root))
     for f in findings:
         print(f.format())
-    print(f"{out}: {ref.comp.id}/{ref.item.id} {ref.side}, {ref.lang}; {len(findings)} finding(s)")
+    face = f"{ref.comp.id}/{ref.item.id} {ref.side}, {ref.lang}"
+    if not drawn:
+        print(f"{out}: not written: {face} cannot be drawn; {len(findings)} finding(s)")
+        return EXIT_FINDINGS
+    print(f"{out}: {face}; {len(findings)} finding(s)")
     return EXIT_FINDINGS if any(f.severity == "error" and not f.accepted for f in findings) else 0
 
 

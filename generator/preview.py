@@ -115,11 +115,19 @@ def collect(content: GameContent, findings: list[Finding], folder: Path) -> dict
                         sides.append(("back", item.back, None if common else item.id))
                         back_done = back_done or common
                 for side, layout, owner in sides:
-                    pic = cache.face(comp, item, side, width_pt)
-                    used.add(pic.path.name)
                     found = by_face.get((comp.id, owner, lang), [])
                     if owner is None:  # findings of a common back are the component's, no item
                         found = [f for f in found if f.box]
+                    try:
+                        pic = cache.face(comp, item, side, width_pt)
+                    except ContentError as exc:
+                        # A face that cannot be drawn (undefined data, a bad template) shows as
+                        # a blank card with its error, as `pnp check` reports it; the rest of
+                        # the game is still previewed.
+                        pic = _undrawable(cache, comp, width_pt)
+                        if not any(f.severity == "error" for f in found):
+                            found = [*found, _face_error(content, exc, comp, owner, lang)]
+                    used.add(pic.path.name)
                     faces.append(
                         FaceView(
                             comp.id,
@@ -140,6 +148,21 @@ def collect(content: GameContent, findings: list[Finding], folder: Path) -> dict
             if old.name not in used:
                 old.unlink(missing_ok=True)
     return views
+
+
+def _undrawable(cache, comp: ComponentSpec, width_pt: float):
+    from generator.figures import DPI, Picture
+
+    w, h = comp.size_pt
+    path = cache.blank(w, h, width_pt)
+    px_w = max(8, round(width_pt / 72 * DPI))
+    return Picture(path, px_w, max(8, round(h * px_w / w)), w, h)
+
+
+def _face_error(content, exc: ContentError, comp, item: str | None, lang: str) -> Finding:
+    return Finding.from_error(
+        exc, content.id, root=content.project.root, component=comp.id, item=item, lang=lang
+    )
 
 
 _STYLE = """

@@ -217,7 +217,7 @@ def _finalize(value: Any) -> Any:
         raise ContentError(
             f"a mapping ({keys}) is printed as text",
             code="mapping-as-text",
-            hint="per-language text needs the game's language codes as keys (es, en, ko); "
+            hint="per-language text takes the codes in game.yaml's languages: as keys; "
             "otherwise print one of its values, e.g. {{ x.name }}",
         )
     return value

@@ -83,6 +83,32 @@ def test_render_prints_the_face_findings_and_names_unknown_ids(dogfight_copy, ca
     assert "did you mean 'rewards'" in capsys.readouterr().err
 
 
+def test_a_face_that_cannot_be_drawn_is_reported_where_it_is_not_a_crash(dogfight_copy, capsys):
+    """A typo in a layout (`{{ valeu }}`) is a located finding in render and in the preview,
+    as in check; the preview still shows every other face."""
+    root = dogfight_copy
+    layout = root / "templates/layouts/dogfight/reward.yaml"
+    text = layout.read_text()
+    box_line = text[: text.index("id: value")].count("\n") + 1  # findings name the box's line
+    layout.write_text(text.replace('text: "{{ value }}"', 'text: "{{ valeu }}"'))
+    out = root / "face.png"
+    code = _pnp(root, "render", "dogfight", "rewards", "red-3", "--lang", "en", "-o", str(out))
+    said = capsys.readouterr().out
+    assert code == 1, said
+    assert re.search(rf"reward\.yaml:{box_line}: error: \[template\].*'valeu' is undefined", said)
+    assert "not written" in said and not out.exists()
+    assert _pnp(root, "render", "dogfight", "rewards", "red-3", "-o", str(root / "f.jpg")) == 2
+    assert ".png or .pdf" in capsys.readouterr().err
+    assert _pnp(root, "preview", "dogfight") == 1
+    page = (root / "output/dogfight/preview/index.html").read_text()
+    assert "&#x27;valeu&#x27; is undefined" in page or "'valeu' is undefined" in page
+    pictures = re.findall(r"src='faces/([^']+)'", page) + re.findall(r'src="faces/([^"]+)"', page)
+    blank = [p for p in pictures if p.startswith("blank-")]
+    drawn = [p for p in pictures if not p.startswith("blank-")]
+    assert blank and drawn  # the broken reward fronts are blanks; planes and backs are drawn
+    assert any(p.startswith("dogfight-allied-planes-") for p in drawn)
+
+
 # ------------------------------------------------------------------ pnp new
 
 
