@@ -195,7 +195,11 @@ def _plan_targets(project: Project, content, options: Options) -> list[Target]:
         settings = settings_for(content, comp, options)
         for paper in settings.papers:
             paper_size(project, paper)  # unknown paper: a clear error before anything is written
-        extra = "|".join([code, options.key(), _fingerprint(settings), printers])
+        # What the component's files hold, not which of them this run builds: the papers and
+        # exports picked (on the command line or in game.yaml) choose targets, and each
+        # target's paper is in its path, so `--paper a4` does not rebuild the A4 sheets.
+        held = _fingerprint(settings.model_copy(update={"papers": [], "exports": None}))
+        extra = "|".join([code, held, printers])
         for lang in content.languages:
             comp_keys[(comp.id, lang)] = component_key(content, comp, lang, extra)
     from generator import exports
@@ -234,13 +238,15 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
     langs = [lang for lang in content.languages if lang in content.rules]
     if not langs:
         return []
-    extra = "|".join([code, options.key(), _fingerprint(content.game.rulebook)])
+    # Print options (duplex, back offset...) do not touch a rulebook; its paper does, and is
+    # in its key (the first paper's edition has no suffix, so its path does not say it).
+    extra = "|".join([code, _fingerprint(content.game.rulebook)])
     keys: dict[tuple[str, ...], str] = {}
 
-    def key(*edition: str) -> str:
-        if edition not in keys:
-            keys[edition] = rulebook_key(content, edition, extra)
-        return keys[edition]
+    def key(paper: str, *edition: str) -> str:
+        if (paper, *edition) not in keys:
+            keys[(paper, *edition)] = rulebook_key(content, edition, f"{extra}|{paper}")
+        return keys[(paper, *edition)]
 
     papers = options.papers or content.game.rulebook.papers or content.game.print.papers
     out = []
@@ -255,7 +261,7 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
                     lang,
                     paper,
                     f"output/{content.id}/{lang}/rulebook{suffix}.pdf",
-                    key(lang),
+                    key(paper, lang),
                 )
             )
         for a, b in content.game.rulebook.bilingual:
@@ -267,7 +273,7 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
                     f"{a}-{b}",
                     paper,
                     f"output/{content.id}/rulebook.{a}-{b}{suffix}.pdf",
-                    key(a, b),
+                    key(paper, a, b),
                     (a, b),
                 )
             )

@@ -179,3 +179,21 @@ def test_a_closed_pipe_stops_pnp_quietly(dogfight_copy):
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 141, err  # what a shell shows for SIGPIPE
     assert err == "", err  # not "cannot read or write (Broken pipe)", nor "Exception ignored"
+
+
+def test_print_options_rebuild_only_the_files_they_change(tmp_path):
+    """`--duplex` as the game has it, or `--paper` of a paper already built, builds nothing;
+    a back offset rebuilds the card sheets but not the rulebooks (they hold no backs)."""
+    root = tmp_path / "proj"
+    shutil.copytree(ROOT / "templates", root / "templates")
+    (root / "content").mkdir()
+    run_pnp(root, "new", "g", "--langs", "es,en", check=True)
+    first = run_pnp(root, "print", "g", check=True).stdout
+    assert "12 of 12 files built" in first  # cards and coins on A4 and Letter, rulebooks, x 2
+    assert "0 of 12 files built" in run_pnp(root, "print", "g", "--duplex", "long-edge").stdout
+    assert "0 of 6 files built" in run_pnp(root, "print", "g", "--paper", "a4").stdout
+    before = {p: p.stat().st_mtime_ns for p in (root / "output/g").rglob("rulebook*.pdf")}
+    assert len(before) == 4
+    shifted = run_pnp(root, "print", "g", "--back-offset", "0.5,-0.3", check=True).stdout
+    assert "8 of 12 files built" in shifted  # the sheets with backs, not the rulebooks
+    assert {p: p.stat().st_mtime_ns for p in before} == before
