@@ -177,7 +177,7 @@ def plan_targets(project: Project, content, options: Options) -> list[Target]:
     """Every output of a game. Each target's key covers only what it reads (inputs.py).
     Planned once per command: `pnp print` plans to decide what to check, then to build."""
     plans = session.current().cache("build.plans")
-    key = (str(project.root), content.id, id(content), options.key())
+    key = (str(project.root), content.id, id(content), options.key(), str(options.exports))
     if key not in plans:
         plans[key] = _plan_targets(project, content, options)
     return list(plans[key])
@@ -711,7 +711,8 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
         raise ContentError(failures[0], code="build-failed")
     contents = {c.id: c for c in games}
     for game, targets in plans.items():
-        manifest = build_manifest(game, targets, states[game])
+        listed = targets + _kit_still_built(project, contents[game], options, targets, states)
+        manifest = build_manifest(game, listed, states[game])
         manifest["files"] += build_guides(project, contents[game], manifest, states[game], options)
         save_state(project, game, states[game])
         path = project.output / game / "build-manifest.json"
@@ -725,6 +726,28 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
             except OSError as exc:
                 raise write_error(exc, path) from None
     return {"built": len(todo), "total": sum(len(t) for t in plans.values())}
+
+
+def _kit_still_built(
+    project: Project, content, options: Options, targets: list[Target], states: dict
+) -> list[Target]:
+    """The game's own files (as game.yaml asks for them) that this run did not build but an
+    earlier one did and that are current: a run of some papers or exports (`--export png`)
+    still lists the whole kit in the manifest. A file of an edited card that this run did not
+    rebuild is out of date and is not listed."""
+    plain = Options()
+    if [options.key(), options.exports] == [plain.key(), plain.exports]:
+        return []  # this run built the kit itself
+    state = states[content.id]
+    done = {t.path for t in targets}
+    kept = []
+    for t in plan_targets(project, content, plain):
+        known = state.targets.get(t.path)
+        if t.path in done or not _wanted(content, t) or not known or known.get("key") != t.key:
+            continue
+        if _intact(project, t, known):
+            kept.append(t)
+    return kept
 
 
 def build_guides(project: Project, content, manifest: dict, state: GameState, options) -> list:

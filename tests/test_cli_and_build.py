@@ -197,3 +197,25 @@ def test_print_options_rebuild_only_the_files_they_change(tmp_path):
     shifted = run_pnp(root, "print", "g", "--back-offset", "0.5,-0.3", check=True).stdout
     assert "8 of 12 files built" in shifted  # the sheets with backs, not the rulebooks
     assert {p: p.stat().st_mtime_ns for p in before} == before
+
+
+def test_a_run_of_some_exports_still_lists_the_whole_current_kit(tmp_path):
+    root = tmp_path / "proj"
+    shutil.copytree(ROOT / "templates", root / "templates")
+    (root / "content").mkdir()
+    run_pnp(root, "new", "g", "--langs", "es,en", check=True)
+    run_pnp(root, "print", "g", check=True)
+    kit = _manifest(root, "g")
+    run_pnp(root, "print", "g", "--export", "png", check=True)
+    after = _manifest(root, "g")
+    paths = {f["path"] for f in after["files"]}
+    assert {f["path"] for f in kit["files"]} <= paths  # sheets, guides, rulebooks: still there
+    assert any(f.get("format") == "png" for f in after["files"])  # and what this run made
+    assert after["sheets"] == kit["sheets"]
+    # An edited card's sheets, not rebuilt by a PNG run, are out of date: no longer listed.
+    cards = root / "content/g/components/cards.yaml"
+    cards.write_text(cards.read_text().replace("Explorador", "Exploradora"))
+    run_pnp(root, "print", "g", "--export", "png", check=True)
+    stale = {f["path"] for f in _manifest(root, "g")["files"]}
+    assert "output/g/es/cards-a4.pdf" in paths and "output/g/es/cards-a4.pdf" not in stale
+    assert "output/g/es/coins-a4.pdf" in stale  # the coins did not change
