@@ -348,3 +348,33 @@ def test_a_misspelt_draft_entry_is_one_located_error(dogfight_copy):
     done = run_pnp(dogfight_copy, "check", "dogfight")
     assert done.returncode == 2
     assert "game.yaml:4: languages: language 'fr': write `fr: draft`" in done.stderr
+
+
+def test_a_language_not_in_the_game_is_refused_and_nothing_is_written(make_project, tmp_path):
+    """export, status, sync, import and add each refuse a language they cannot work on: one
+    line naming the game's languages and `pnp i18n add`, exit 2, no file written."""
+    root = make_project(templates="all")
+    run_pnp(root, "new", "g", "--langs", "es,en", check=True)
+    po = tmp_path / "g.en.po"
+    run_pnp(root, "i18n", "export", "g", "--lang", "en", "-o", str(po), check=True)
+    before = snapshot(root)
+    refused = {
+        "export g --lang english": "'english' is not a language of g (es, en); did you mean 'en'?",
+        "export g --lang de": "'de' is not a language of g (es, en); add it first: "
+        "`pnp i18n add g de`",
+        f"export g --lang zz -o {root / 'out.po'}": "'zz' is not a language of g (es, en)",
+        "export g --lang es": "es is the source language of g",
+        "status g --lang zz": "'zz' is not a language of g (es, en)",
+        "status --lang zz": "'zz' is not a language of g (es, en)",
+        "sync g --lang zz": "'zz' is not a language of g (es, en)",
+        "sync g --lang es": "es is the source language of g",
+        f"import g {po} --lang de": "`pnp i18n add g de`",
+        "add g eng": "'eng' is not an ISO 639-1 language code (two lowercase letters); "
+        "did you mean 'en'?",
+    }
+    for command, said in refused.items():
+        done = run_pnp(root, "i18n", *command.split())
+        assert (done.returncode, done.stdout) == (2, ""), command
+        assert said in done.stderr and done.stderr.count("\n") == 1, done.stderr
+        assert snapshot(root) == before, command
+        assert not (root / "output").exists() and not (root / "out.po").exists(), command
