@@ -143,4 +143,24 @@ def new_game(project: Project, game: str, langs: list[str]) -> tuple[Path, list[
         # The whole game, its layouts included (content/<game>/layouts/), is one folder.
         project.content.mkdir(parents=True, exist_ok=True)
         shutil.move(str(staged), str(dest))
+    try:
+        _record_reviewed(project, game, langs)
+    except BaseException:
+        shutil.rmtree(dest, ignore_errors=True)  # all or nothing
+        raise
     return dest, notes
+
+
+def _record_reviewed(project: Project, game: str, langs: list[str]) -> None:
+    """The starter's translations are its authors', made from its source text: rules/
+    i18n-sync.yaml records them reviewed against it, so a later edit of the source shows as
+    stale and a string nobody reviewed as unreviewed, and a language added later does not make
+    the starter's own translations look unreviewed."""
+    if len(langs) < 2:
+        return  # nothing translated: nothing to track yet
+    from generator.content import load_game
+    from generator.i18n import tracking
+    from generator.i18n.segments import all_segments
+
+    content = load_game(project, game)
+    tracking.mark(content, all_segments(content), langs[1:])

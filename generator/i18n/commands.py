@@ -245,12 +245,18 @@ def add(project, args, load) -> int:
     game_file = content.dir / "game.yaml"
     text = read_text(game_file)
     new = _add_language(text, lang, game_file)
+    baseline = _baseline(content)
     atomic_write(game_file, new.encode("utf-8"))
     (content,) = load(project, [args.game])
     out = args.output or _default_po(project, content.id, lang)
     catalogue = po.export(content, lang)
     po.write_po(catalogue, out)
     print(f"{content.id}: {lang} added as a draft language in game.yaml")
+    if baseline:
+        print(
+            f"  {', '.join(baseline)}: the translations there now recorded as reviewed against "
+            f"{source_language(content)} (rules/i18n-sync.yaml now tracks changes)"
+        )
     print(f"  {len(catalogue)} strings to translate -> {out}")
     print(f"  then: pnp i18n import {content.id} {out}")
     if languages.get(lang).file is None:
@@ -260,6 +266,17 @@ def add(project, args, load) -> int:
             "templates/languages/fr.yaml and adapt it (templates/languages/README.md)"
         )
     return EXIT_OK
+
+
+def _baseline(content) -> list[str]:
+    """A game whose translations were never tracked (no rules/i18n-sync.yaml) starts being
+    tracked when a language is added: the translations it has are taken as they stand, reviewed
+    against today's source, or the new language's import would make every one of them look
+    unreviewed. A game already tracked keeps its record as it is."""
+    if tracking.load(content).exists:
+        return []
+    langs = list(content.languages[1:])
+    return sorted(tracking.mark(content, all_segments(content), langs)) if langs else []
 
 
 def _add_language(text: str, lang: str, path: Path) -> str:
