@@ -124,7 +124,12 @@ def _designer_parsers(sub) -> None:
 
     nw = sub.add_parser("new", help="start a new game from a working starter")
     nw.add_argument("game", help="the game id: lowercase letters, digits and '-'")
-    nw.add_argument("--langs", default="en", help="comma-separated languages (default: en)")
+    nw.add_argument(
+        "--langs",
+        default="en",
+        help="comma-separated ISO 639-1 codes the starter has text for (default: en); add "
+        "others afterwards with `pnp i18n add`",
+    )
 
     pv = sub.add_parser("preview", help="write output/<game>/preview/index.html: every face")
     pv.add_argument("games", nargs="*")

@@ -16,7 +16,9 @@ A project's own templates/languages/ is read first, then the one shipped with pn
 
 from __future__ import annotations
 
+import difflib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -29,6 +31,7 @@ from generator.yamlload import yaml_error
 
 BUNDLED = Path(__file__).resolve().parent.parent / "templates" / "languages"
 _folders: list[Path] = [BUNDLED]
+LANG_CODE = re.compile(r"^[a-z]{2}$")  # ISO 639-1, as game.yaml's `languages` (model.LANG_RE)
 LABELS = (
     "contents",
     "rules",
@@ -79,6 +82,7 @@ class Language:
     list_separators: str | None  # regex between the parts of a list: ", ", " y ", "와 "
     stopwords: frozenset[str]
     note_labels: tuple[str, ...]
+    aliases: frozenset[str] = frozenset()  # other names users type for it (eng, english)
     file: Path | None = None
 
     def label(self, key: str) -> str:
@@ -133,6 +137,7 @@ _KEYS = {
     "counts",
     "stopwords",
     "note_labels",
+    "aliases",
     "figure_phrases",  # read by the rulebook checks (figure references), not here
 }
 
@@ -183,6 +188,7 @@ def get(code: str) -> Language:
         list_separators=counts.get("list_separators"),
         stopwords=frozenset(str(w).lower() for w in data.get("stopwords") or ()),
         note_labels=tuple(data.get("note_labels") or ()),
+        aliases=frozenset(str(a).casefold() for a in data.get("aliases") or ()),
         file=path,
     )
 
@@ -190,12 +196,21 @@ def get(code: str) -> Language:
 def known() -> list[str]:
     """Codes that have a language file."""
     codes = {
-        p.stem
-        for folder in _folders
-        for p in folder.glob("*.yaml")
-        if re.fullmatch(r"[a-z]{2}", p.stem)
+        p.stem for folder in _folders for p in folder.glob("*.yaml") if LANG_CODE.fullmatch(p.stem)
     }
     return sorted(codes)
+
+
+def suggest(text: str, among: Iterable[str]) -> str | None:
+    """The code of `among` that `text` most likely meant: the same code in another case, a code
+    whose language file lists `text` in its `aliases` ("eng", "english"), or a close spelling."""
+    codes = sorted(set(among))
+    wanted = text.strip().casefold()
+    for code in codes:
+        if wanted == code or (LANG_CODE.match(code) and wanted in get(code).aliases):
+            return code
+    close = difflib.get_close_matches(wanted, codes, n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 @lru_cache(maxsize=1)

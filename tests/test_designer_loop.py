@@ -137,6 +137,31 @@ def test_new_game_passes_check_and_builds(tmp_path, capsys):
     assert _pnp(root, "new", "Not_An_Id") == 2
 
 
+def test_new_refuses_a_language_it_has_no_text_for_and_says_what_to_do(tmp_path):
+    root = _empty_project(tmp_path)
+    refused = {
+        "es,eng": "--langs: 'eng' is not an ISO 639-1 language code",
+        "en,english": "did you mean 'en'?",
+        "es,spa": "did you mean 'es'?",
+        "es,es": "--langs names 'es' twice",
+        "de,en": "the starter has no text in de; it has en, es, fr, ko",
+    }
+    for langs, said in refused.items():
+        result = run_pnp(root, "new", "g", "--langs", langs)
+        assert (result.returncode, result.stdout) == (2, ""), langs
+        assert said in result.stderr and result.stderr.count("\n") == 1, result.stderr
+        assert list((root / "content").iterdir()) == [], langs  # nothing written
+    assert "did you mean 'en'?" in run_pnp(root, "new", "g", "--langs", "es,eng").stderr
+    # What it says to do instead works, and the game passes check with German as a draft.
+    hint = run_pnp(root, "new", "g", "--langs", "de,en").stderr
+    commands = re.findall(r"`pnp ([^`]+)`", hint)
+    assert commands == ["new g --langs en", "i18n add g de"]
+    for command in commands:
+        run_pnp(root, *command.split(), check=True)
+    assert run_pnp(root, "check", "g").returncode == 0
+    assert "languages: [en, {de: draft}]" in (root / "content/g/game.yaml").read_text()
+
+
 # ------------------------------------------------------------------ invalidation
 
 

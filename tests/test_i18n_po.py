@@ -348,3 +348,79 @@ def test_a_misspelt_draft_entry_is_one_located_error(dogfight_copy):
     done = run_pnp(dogfight_copy, "check", "dogfight")
     assert done.returncode == 2
     assert "game.yaml:4: languages: language 'fr': write `fr: draft`" in done.stderr
+
+
+def test_a_language_not_in_the_game_is_refused_and_nothing_is_written(make_project, tmp_path):
+    """export, status, sync, import and add each refuse a language they cannot work on: one
+    line naming the game's languages and `pnp i18n add`, exit 2, no file written."""
+    root = make_project(templates="all")
+    run_pnp(root, "new", "g", "--langs", "es,en", check=True)
+    po = tmp_path / "g.en.po"
+    run_pnp(root, "i18n", "export", "g", "--lang", "en", "-o", str(po), check=True)
+    before = snapshot(root)
+    refused = {
+        "export g --lang english": "'english' is not a language of g (es, en); did you mean 'en'?",
+        "export g --lang de": "'de' is not a language of g (es, en); add it first: "
+        "`pnp i18n add g de`",
+        f"export g --lang zz -o {root / 'out.po'}": "'zz' is not a language of g (es, en)",
+        "export g --lang es": "es is the source language of g",
+        "status g --lang zz": "'zz' is not a language of g (es, en)",
+        "status --lang zz": "'zz' is not a language of g (es, en)",
+        "sync g --lang zz": "'zz' is not a language of g (es, en)",
+        "sync g --lang es": "es is the source language of g",
+        f"import g {po} --lang de": "`pnp i18n add g de`",
+        "add g eng": "'eng' is not an ISO 639-1 language code (two lowercase letters); "
+        "did you mean 'en'?",
+    }
+    for command, said in refused.items():
+        done = run_pnp(root, "i18n", *command.split())
+        assert (done.returncode, done.stdout) == (2, ""), command
+        assert said in done.stderr and done.stderr.count("\n") == 1, done.stderr
+        assert snapshot(root) == before, command
+        assert not (root / "output").exists() and not (root / "out.po").exists(), command
+
+
+@pytest.mark.parametrize("tracked", [True, False], ids=["starter", "untracked-game"])
+def test_adding_a_language_leaves_the_translations_nobody_changed_reviewed(
+    make_project, tmp_path, tracked
+):
+    """The starter records its own translations as reviewed (rules/i18n-sync.yaml); a game
+    that was never tracked gets its translations taken as they stand by `i18n add`. Either
+    way, adding fr and importing it leaves en reviewed, while a string nobody reviewed, or a
+    changed source, still warns."""
+    root = make_project(templates="all")
+    run_pnp(root, "new", "g", "--langs", "es,en", check=True)
+    game = root / "content/g"
+    assert (game / "rules/i18n-sync.yaml").exists()
+    if not tracked:
+        (game / "rules/i18n-sync.yaml").unlink()
+    po = tmp_path / "g.fr.po"
+    run_pnp(root, "i18n", "add", "g", "fr", "-o", str(po), check=True)
+    catalogue = polib.pofile(str(po))
+    for e in catalogue:
+        e.msgstr = "Fr " + e.msgid
+    catalogue.save(str(po))
+    run_pnp(root, "i18n", "import", "g", str(po), check=True)
+    check = run_pnp(root, "check", "g")
+    assert check.returncode == 0 and "translation-unsynced" not in check.stdout, check.stdout
+    status = run_pnp(root, "i18n", "status", "g", check=True).stdout
+    assert "en: 19/19 translated, 19 reviewed, 0 stale, 0 never reviewed" in status
+    # A list item added by hand, in every language, was never reviewed; a source edit is stale.
+    for lang, item in {
+        "es": "Nadie empieza con monedas.",
+        "en": "Nobody starts with coins.",
+    }.items():
+        path = game / f"rules/{lang}.md"
+        text = path.read_text(encoding="utf-8").replace("\n\n## 3 ", f"\n- {item}\n\n## 3 ")
+        path.write_text(text, encoding="utf-8")
+    path = game / "rules/fr.md"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("\n\n## 3 ", "\n- Fr Personne.\n\n## 3 "),
+        encoding="utf-8",
+    )
+    yaml_file = game / "components/cards.yaml"
+    yaml_file.write_text(yaml_file.read_text().replace("Mazo", "Pila"), encoding="utf-8")
+    found = run_pnp(root, "check", "g").stdout
+    assert "[translation-unsynced] en: 1 translated segment(s) never marked reviewed" in found
+    assert "[translation-unsynced] fr: 1 translated segment(s)" in found
+    assert "[translation-stale] components/cards.yaml:data.deck changed in es" in found

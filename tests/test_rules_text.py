@@ -174,3 +174,20 @@ def test_glossary_senses_are_validated(tmp_path):
         findings(root, "sub-zero")
     assert "'korean' in not/omit is not a language code" in caught.value.message
     assert caught.value.line is not None
+
+
+# ---------------------------------------------------------------- unit words that are terms
+
+
+@pytest.mark.parametrize("langs", ["fr,en", "es,en,fr,ko"])
+def test_a_unit_word_that_is_a_glossary_form_says_its_term(tmp_path, langs):
+    """fr "12 pièces" is a count in a unit word (fr.yaml's units) and the glossary's coin: it
+    answers en "12 coins" and es "12 monedas", while a wrong term in its place is still one."""
+    from conftest import run_pnp
+
+    root = make_project(tmp_path)
+    run_pnp(root, "new", "g", "--langs", langs, check=True)
+    assert errors(root, "g") == []
+    edit(root / "content/g/rules/fr.md", "- 12 pièces.", "- 12 cartes.")
+    terms = [f for f in errors(root, "g") if f[0] == "translation-term"]
+    assert [line for _, _, line in terms] == [8]  # §1 item 2, wherever the source is

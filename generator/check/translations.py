@@ -213,10 +213,13 @@ def _terms(
     finding, in list items and in prose: a term missing on one side while the other side says
     another term more often than this side (a "red X" that became a "red Y" next to a "blue Y"
     both sides have)."""
-    found_a = _comparable(a_idx.find_all(a), a_idx.lang)
-    found_b = _comparable(b_idx.find_all(b), b_idx.lang)
-    ids_a = set().union(*(m.terms for m in found_a)) if found_a else set()
-    ids_b = set().union(*(m.terms for m in found_b)) if found_b else set()
+    all_a, all_b = a_idx.find_all(a), b_idx.find_all(b)
+    found_a = _comparable(all_a, a_idx.lang)
+    found_b = _comparable(all_b, b_idx.lang)
+    # A bare unit word is not asked of the other side, but it still says its term: fr "12
+    # pièces" (a unit word in French, and the glossary's coin) answers en "12 coins".
+    ids_a = set().union(*(m.terms for m in all_a)) if all_a else set()
+    ids_b = set().union(*(m.terms for m in all_b)) if all_b else set()
     missing_in_b = _unmatched(found_a, ids_b, b_idx, a_idx.lang)
     missing_in_a = _unmatched(found_b, ids_a, a_idx, b_idx.lang)
     if not missing_in_a and not missing_in_b:
@@ -307,8 +310,9 @@ def _said_more(found: list[TermMatch], other: list[TermMatch], missing: list, id
 
 
 def _comparable(found: list[TermMatch], lang: str) -> list[TermMatch]:
-    """Bare unit words (cartas, piezas, cards, 카드) are not compared: Korean counts with a
-    counter ("12장") where es says "12 cartas"."""
+    """Bare unit words (cartas, piezas, cards, 카드) are not asked of the other side: Korean
+    counts with a counter ("12장") where es says "12 cartas". (They still count as saying their
+    term when the other side asks for it: see _terms.)"""
     units = _units(lang)
     return [m for m in found if not units.fullmatch(m.text.strip())]
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import yaml
 
+from generator import languages
 from generator.errors import ContentError
 from generator.fsio import write_bytes as atomic_write
 from generator.i18n import drafts, po, tracking
@@ -20,7 +21,9 @@ EXIT_OK, EXIT_FINDINGS, EXIT_CANNOT_RUN = 0, 1, 2
 def run(project, args, load, check, print_findings) -> int:
     command = args.i18n_command
     if command == "status":
-        return status(project, load(project, args.games), args.lang)
+        contents = load(project, args.games)
+        _check_langs(contents, args.lang)
+        return status(project, contents, args.lang)
     if command == "sync":
         return sync(project, args, load, check, print_findings)
     if command == "export":
@@ -28,6 +31,53 @@ def run(project, args, load, check, print_findings) -> int:
     if command == "import":
         return import_(project, args, load, print_findings)
     return add(project, args, load)
+
+
+# ---------------------------------------------------------------- --lang
+
+
+def _check_langs(contents, wanted: list[str] | None, translation: bool = False) -> None:
+    """Each language named is one of the games' (one of their translations, when `translation`):
+    else one usage error naming the games' languages, before anything is written."""
+    for lang in wanted or ():
+        having = [c for c in contents if lang in c.languages]
+        if not having:
+            raise _not_a_language(contents, lang)
+        if translation and all(lang == source_language(c) for c in having):
+            raise ContentError(
+                f"{lang} is the source language of {_names(having)}: its texts are what the "
+                "translations are made from",
+                code="usage",
+                hint=_translations(having),
+            )
+
+
+def _names(contents) -> str:
+    return " and ".join(c.id for c in contents)
+
+
+def _translations(contents) -> str:
+    if len(contents) == 1:
+        theirs = ", ".join(contents[0].languages[1:])
+        return f"its translations: {theirs}" if theirs else "it has no translation yet"
+    return "translations: " + "; ".join(
+        f"{c.id}: {', '.join(c.languages[1:]) or 'none'}" for c in contents
+    )
+
+
+def _not_a_language(contents, lang: str) -> ContentError:
+    have = " or ".join(f"{c.id} ({', '.join(c.languages)})" for c in contents)
+    close = languages.suggest(lang, {code for c in contents for code in c.languages})
+    game = contents[0].id if len(contents) == 1 else "GAME"
+    if languages.LANG_CODE.match(lang):
+        add = f"add it first: `pnp i18n add {game} {lang}`"
+    else:
+        add = f"a language is added with `pnp i18n add {game} CODE` (ISO 639-1)"
+    return ContentError(
+        f"'{lang}' is not a language of {have}",
+        code="usage",
+        hint=f"did you mean '{close}'? ({add})" if close else add,
+    )
 
 
 # ---------------------------------------------------------------- status
@@ -54,6 +104,8 @@ def status(project, contents, only: list[str] | None) -> int:
         states = tracking.states(content, segments, record)
         draft = drafts.drafts(content)
         for lang in content.languages:
+            if lang == source and only and lang in only:
+                print(f"  {lang}: the source language, nothing to translate")
             if lang == source or (only and lang not in only):
                 continue
             mine = [s for s in states if s.lang == lang]
@@ -91,7 +143,9 @@ def sync(project, args, load, check, print_findings) -> int:
             hint="e.g. `pnp i18n sync GAME --lang en --section 5.2`",
         )
     code = EXIT_OK
-    for content in load(project, args.games):
+    contents = load(project, args.games)
+    _check_langs(contents, args.lang, translation=True)
+    for content in contents:
         source = source_language(content)
         langs = [
             lang
@@ -140,6 +194,8 @@ def export(project, args, load) -> int:
     if not args.template and not args.lang:
         raise ContentError("--lang is needed (or --template for a POT)", code="usage")
     lang = None if args.template else args.lang
+    if lang is not None:
+        _check_langs([content], [lang], translation=True)
     out = args.output or _default_po(project, content.id, lang)
     catalogue = po.export(content, lang, template=args.template)
     po.write_po(catalogue, out)
@@ -155,6 +211,8 @@ def import_(project, args, load, print_findings) -> int:
     lang = args.lang or catalogue.metadata.get("Language", "").strip()
     if not lang:
         raise ContentError("the PO file names no Language; pass --lang", args.po, code="usage")
+    if lang not in content.languages:
+        raise _not_a_language([content], lang)
     result = po.import_po(content, lang, args.po)
     if result.errors:
         print_findings(result.findings, sys.stderr)
@@ -175,20 +233,50 @@ def import_(project, args, load, print_findings) -> int:
 def add(project, args, load) -> int:
     (content,) = load(project, [args.game])
     lang = args.lang
+    if not languages.LANG_CODE.match(lang):
+        close = languages.suggest(lang, languages.known())
+        raise ContentError(
+            f"'{lang}' is not an ISO 639-1 language code (two lowercase letters)",
+            code="usage",
+            hint=f"did you mean '{close}'?" if close else "e.g. fr, de, ja",
+        )
     if lang in content.languages:
         raise ContentError(f"{content.id} already has {lang}", code="usage")
     game_file = content.dir / "game.yaml"
     text = read_text(game_file)
     new = _add_language(text, lang, game_file)
+    baseline = _baseline(content)
     atomic_write(game_file, new.encode("utf-8"))
     (content,) = load(project, [args.game])
     out = args.output or _default_po(project, content.id, lang)
     catalogue = po.export(content, lang)
     po.write_po(catalogue, out)
     print(f"{content.id}: {lang} added as a draft language in game.yaml")
+    if baseline:
+        print(
+            f"  {', '.join(baseline)}: the translations there now recorded as reviewed against "
+            f"{source_language(content)} (rules/i18n-sync.yaml now tracks changes)"
+        )
     print(f"  {len(catalogue)} strings to translate -> {out}")
     print(f"  then: pnp i18n import {content.id} {out}")
+    if languages.get(lang).file is None:
+        print(
+            f"  note: pnp knows nothing of {lang} yet (no templates/languages/{lang}.yaml): it "
+            "reads only digits as numbers and prints English labels; copy "
+            "templates/languages/fr.yaml and adapt it (templates/languages/README.md)"
+        )
     return EXIT_OK
+
+
+def _baseline(content) -> list[str]:
+    """A game whose translations were never tracked (no rules/i18n-sync.yaml) starts being
+    tracked when a language is added: the translations it has are taken as they stand, reviewed
+    against today's source, or the new language's import would make every one of them look
+    unreviewed. A game already tracked keeps its record as it is."""
+    if tracking.load(content).exists:
+        return []
+    langs = list(content.languages[1:])
+    return sorted(tracking.mark(content, all_segments(content), langs)) if langs else []
 
 
 def _add_language(text: str, lang: str, path: Path) -> str:

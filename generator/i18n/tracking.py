@@ -1,7 +1,9 @@
 """Which translations are up to date, segment by segment: `content/<game>/rules/i18n-sync.yaml`.
 
 When a translation is reviewed (`pnp i18n sync`, or a PO import of a non-fuzzy entry), the
-source text it was reviewed against is recorded for that language and segment. The texts are
+source text it was reviewed against is recorded for that language and segment. `pnp new`
+records the starter's translations so, and `pnp i18n add` a game's existing translations when
+it has no record yet: tracking starts from the texts as they are. The texts are
 kept once, by digest, so `pnp i18n status` can show what changed (old and new source side by
 side) and a PO export can give the translator the previous msgid:
 
