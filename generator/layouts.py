@@ -11,6 +11,7 @@ are appended otherwise; other top-level keys override the parent's.
 
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
 
@@ -63,6 +64,19 @@ class LayoutStore:
             if name not in self._cache:
                 self._cache[name], self.files_of[name], self.raw[name] = layout, files, raw
 
+    def _missing_hint(self, name: str) -> str:
+        """'did you mean' from every layout the game can see; else the game's own layouts (the
+        first folder searched), then the shared ones, saying how many there are."""
+        seen = [n for root in self.roots for n in _names(root)]
+        close = difflib.get_close_matches(name, seen, n=1, cutoff=0.6)
+        if close:
+            return f"did you mean '{close[0]}'?"
+        own = _names(self.roots[0]) if len(self.roots) > 1 else []  # the game's own folder
+        listed = own[:12] or seen[:12]
+        more = len(seen) - len(listed)
+        where = "this game's layouts" if own else "layouts"
+        return f"{where}: " + ", ".join(listed) + (f" (and {more} more)" if more > 0 else "")
+
     def get_tree(self, name: str, _chain: tuple[str, ...] = ()) -> boxes.Layout:
         """A layout and every layout its repeat boxes draw, all loaded (errors located)."""
         layout = self.get(name)
@@ -108,17 +122,10 @@ class LayoutStore:
         if len(chain) > MAX_DEPTH:
             raise ContentError("extends chain too deep", path, code="circular-extends")
         if not path.is_file():
-            close = sorted(
-                {
-                    p.relative_to(root).with_suffix("").as_posix()
-                    for root in self.roots
-                    for p in root.rglob("*.yaml")
-                }
-            )
             raise ContentError(
                 f"no layout '{name}' ({path.name} not found)",
                 code="missing-layout",
-                hint="layouts: " + ", ".join(close[:12]),
+                hint=self._missing_hint(name),
             )
         raw = load_yaml(path)
         if not isinstance(raw, YDict):
@@ -153,6 +160,10 @@ class LayoutStore:
                 raise
             raise
         return _merge(parent, raw), [path, *files]
+
+
+def _names(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).with_suffix("").as_posix() for p in root.rglob("*.yaml"))
 
 
 def _merge(parent: YDict, child: YDict) -> YDict:

@@ -87,7 +87,7 @@ CASES = [
         "check",
         2,
         f"{COMP}",
-        "no layout 'dogfight/rewardz'",
+        "no layout 'dogfight/rewardz' (rewardz.yaml not found); did you mean 'dogfight/reward'?",
     ),
     (
         "circular extends",
