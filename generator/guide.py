@@ -141,13 +141,13 @@ def _styles(renderer: FaceRenderer) -> dict[str, ParagraphStyle]:
     regular = renderer.fonts.face("gothic", "regular").name
     bold = renderer.fonts.face("gothic", "bold").name
     base = ParagraphStyle(
-        "base", fontName=regular, bulletFontName=regular, fontSize=9.5, leading=13.5
+        "base", fontName=regular, bulletFontName=regular, fontSize=9.5, leading=12.5
     )
     return {
         "regular": regular,
         "bold": bold,
         "body": base,
-        "small": ParagraphStyle("small", parent=base, fontSize=8.5, leading=11.5),
+        "small": ParagraphStyle("small", parent=base, fontSize=8.5, leading=10.5),
         "title": ParagraphStyle(
             "title", parent=base, fontName=bold, fontSize=17, leading=22, textColor=ACCENT
         ),
@@ -157,7 +157,7 @@ def _styles(renderer: FaceRenderer) -> dict[str, ParagraphStyle]:
             fontName=bold,
             fontSize=12,
             leading=16,
-            spaceBefore=9,
+            spaceBefore=7,
             spaceAfter=3,
             textColor=ACCENT,
             keepWithNext=1,
@@ -287,8 +287,10 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
         pagesize=size,
         leftMargin=18 * MM,
         rightMargin=18 * MM,
-        topMargin=18 * MM,
-        bottomMargin=18 * MM,
+        # 14 mm, not 18: the sheet inventory of a mid-size game then fits the first page
+        # instead of spilling a few lines onto a second sheet of paper.
+        topMargin=14 * MM,
+        bottomMargin=14 * MM,
         title=t["title"].format(game=game),
         author="pnp",
         creator="pnp",
