@@ -252,6 +252,17 @@ def _start_build(root, *args):
     )
 
 
+def _signal_state(pid: int) -> str:
+    """The process's signal masks (hex bit sets, SIGINT is bit 1), its process group and its
+    children, with the test process's own SIGINT disposition."""
+    with open(f"/proc/{pid}/status") as fh:
+        masks = [ln.strip() for ln in fh if ln.startswith(("SigBlk", "SigIgn", "SigCgt"))]
+    return (
+        f"{' '.join(masks)} pgid={os.getpgid(pid)} pid={pid} children={_children(pid)} "
+        f"test SIGINT={signal.getsignal(signal.SIGINT)}"
+    )
+
+
 def _wait_for_workers(proc, root, n=2, timeout=120.0) -> list[int]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -295,6 +306,7 @@ def test_ctrl_c_stops_a_parallel_build_promptly(tmp_path):
     root = _big(mini(tmp_path / "p"))
     proc = _start_build(root, "big", "-j", "2")
     workers = _wait_for_workers(proc, root)
+    state = _signal_state(proc.pid)  # said if the build did not stop: was SIGINT deliverable?
     sent = time.monotonic()
     os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in a terminal reaches the whole process group
     try:
@@ -307,7 +319,7 @@ def test_ctrl_c_stops_a_parallel_build_promptly(tmp_path):
         raise AssertionError(f"pnp did not stop within 60 s of Ctrl-C:\n{err}") from None
     took = time.monotonic() - sent
     print(f"\nCtrl-C: the build stopped {took:.2f} s after SIGINT")
-    assert proc.returncode == 130, out + err
+    assert proc.returncode == 130, f"{out}{err}\nbefore SIGINT: {state}"
     lines = err.strip().splitlines()
     assert lines[-1] == "pnp: interrupted; build stopped, no partial files left", err
     assert sum(ln.startswith("pnp:") for ln in lines) == 1, err  # one line, no traceback
