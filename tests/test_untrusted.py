@@ -239,10 +239,19 @@ def _alive(pid: int) -> bool:
         return False
 
 
+# pnp as a terminal starts it: Ctrl-C raises KeyboardInterrupt. A test run started in the
+# background of a script (`make test &`) inherits SIGINT ignored, and Python then leaves it
+# ignored in every process below, pnp included (as nohup means it to).
+_AS_FROM_A_TERMINAL = (
+    "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "sys.argv[0] = 'pnp'; runpy.run_module('generator', run_name='__main__', alter_sys=True)"
+)
+
+
 def _start_build(root, *args):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.Popen(
-        [sys.executable, "-m", "generator", "--root", str(root), "print", *args],
+        [sys.executable, "-c", _AS_FROM_A_TERMINAL, "--root", str(root), "print", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
