@@ -636,8 +636,10 @@ def build(project: Project, games: list, options: Options, log=print) -> dict:
     """Build every target of `games` (loaded GameContent) that is out of date. Returns counts."""
     try:
         return _build(project, games, options, log)
-    except KeyboardInterrupt:
-        # Ctrl-C can land between a temporary file's creation and the guard that removes it.
+    except BaseException:
+        # Ctrl-C, or a target's time limit, can land between a temporary file's creation and
+        # the guard that removes it (or inside that guard). No worker is left running here
+        # (they finished or were stopped) and we hold the lock: what is left is garbage.
         _sweep_temporaries(project, [c.id for c in games])
         raise
 

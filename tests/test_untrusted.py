@@ -343,40 +343,54 @@ def test_ctrl_c_stops_a_parallel_build_promptly(tmp_path):
     assert run_pnp(root, "print", "big", "-j", "2").returncode == 0
 
 
-# Ctrl-C delivered at the worst moment: the build record's temporary file exists, but the
-# write's guard (which removes it) has not started yet. A CI run once left exactly that file.
-_CTRL_C_AT_STATE_WRITE = """
+# Ctrl-C or a target's time limit delivered at the worst moment: a temporary file exists but
+# the write's guard (which removes it) has not started. CI runs once left exactly such files.
+_STOP_AT_WRITE = """
 import os, sys, tempfile
 import generator.fsio as fsio
+from generator import build
 real = tempfile.mkstemp
 def mkstemp(*args, **kw):
     fd, name = real(*args, **kw)
-    if os.sep + ".pnp-cache" + os.sep in name and ".big.json." in name:
+    if {match!r} in name:
         os.close(fd)
-        raise KeyboardInterrupt
+        raise {stop}
     return fd, name
-fsio.tempfile = type("T", (), {"mkstemp": staticmethod(mkstemp)})
+fsio.tempfile = type("T", (), {{"mkstemp": staticmethod(mkstemp)}})
 from generator.cli import main
 sys.exit(main(sys.argv[1:]))
 """
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_ctrl_c_during_a_record_write_leaves_no_temporary_file(tmp_path, jobs):
-    root = _big(mini(tmp_path / "p"), decks=2, cards=4)
-    command = [sys.executable, "-c", _CTRL_C_AT_STATE_WRITE, "--root", str(root)]
-    proc = subprocess.run(
-        [*command, "print", "big", "-j", jobs],
+def _stopped_at_write(root, jobs: str, match: str, stop: str) -> subprocess.CompletedProcess:
+    script = _STOP_AT_WRITE.format(match=match, stop=stop)
+    return subprocess.run(
+        [sys.executable, "-c", script, "--root", str(root), "print", "big", "-j", jobs],
         capture_output=True,
         text=True,
         env=dict(os.environ, PYTHONPATH=str(ROOT)),
         cwd=root,
         timeout=120,
     )
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_during_a_record_write_leaves_no_temporary_file(tmp_path, jobs):
+    root = _big(mini(tmp_path / "p"), decks=2, cards=4)
+    proc = _stopped_at_write(root, jobs, os.sep + ".big.json.", "KeyboardInterrupt")
     assert proc.returncode == 130, proc.stdout + proc.stderr
     assert proc.stderr.strip().splitlines()[-1] == (
         "pnp: interrupted; build stopped, no partial files left"
     )
+    assert not list((root / "output").rglob(".*.tmp"))
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_target_stopped_mid_write_leaves_no_temporary_file(tmp_path, jobs):
+    root = _big(mini(tmp_path / "p"), decks=2, cards=4)
+    proc = _stopped_at_write(root, jobs, ".d0-a4.pdf.", "build._Overtime()")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "d0-a4.pdf" in proc.stderr and "limit" in proc.stderr, proc.stderr
     assert not list((root / "output").rglob(".*.tmp"))
 
 
