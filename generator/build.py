@@ -574,9 +574,10 @@ class Progress:
 POOL_STOPPED = False
 
 
-def _stop(pool: ProcessPoolExecutor, project: Project, plans: dict) -> None:
-    """Stop a parallel build at once: cancel what is queued, kill the workers (one may be deep in
-    WeasyPrint, which swallows KeyboardInterrupt), and remove their temporary files."""
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop a parallel build at once: cancel what is queued and kill the workers (one may be deep
+    in WeasyPrint, which swallows KeyboardInterrupt). `build` then removes their temporary
+    files."""
     global POOL_STOPPED
     POOL_STOPPED = True
     workers = list((getattr(pool, "_processes", None) or {}).values())
@@ -594,7 +595,6 @@ def _stop(pool: ProcessPoolExecutor, project: Project, plans: dict) -> None:
 
     with contextlib.suppress(AttributeError):
         pool_module._threads_wakeups.clear()
-    _sweep_temporaries(project, plans)
 
 
 def _sweep_temporaries(project: Project, games) -> None:
@@ -652,8 +652,10 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
     # Leftovers of a build that was killed: we hold the lock, so no one else is writing them.
     _sweep_temporaries(project, plans)
     todo: list[Target] = []
-    # --force rebuilds every target and guide: the last build's record is not read at all.
-    states = {g: GameState() if options.force else load_state(project, g) for g in plans}
+    # --force of the whole kit rebuilds every target and guide: the last build's record is not
+    # read at all. A forced run of some papers or exports keeps the others' records.
+    fresh = options.force and _whole_kit(options)
+    states = {g: GameState() if fresh else load_state(project, g) for g in plans}
     for game, targets in plans.items():
         state = states[game]
         for t in targets:
@@ -706,7 +708,7 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
                     ) from None
         except BaseException:
             # Ctrl-C or a failure: cancel the queue and stop the workers now, not after the queue.
-            _stop(pool, project, plans)
+            _stop(pool)
             raise
         pool.shutdown(wait=True)
     if failures:
@@ -730,6 +732,12 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
     return {"built": len(todo), "total": sum(len(t) for t in plans.values())}
 
 
+def _whole_kit(options: Options) -> bool:
+    """The run builds the kit as game.yaml asks for it: no paper, export or print option."""
+    plain = Options()
+    return [options.key(), options.exports] == [plain.key(), plain.exports]
+
+
 def _kit_still_built(
     project: Project, content, options: Options, targets: list[Target], states: dict
 ) -> list[Target]:
@@ -737,13 +745,12 @@ def _kit_still_built(
     earlier one did and that are current: a run of some papers or exports (`--export png`)
     still lists the whole kit in the manifest. A file of an edited card that this run did not
     rebuild is out of date and is not listed."""
-    plain = Options()
-    if [options.key(), options.exports] == [plain.key(), plain.exports]:
+    if _whole_kit(options):
         return []  # this run built the kit itself
     state = states[content.id]
     done = {t.path for t in targets}
     kept = []
-    for t in plan_targets(project, content, plain):
+    for t in plan_targets(project, content, Options()):
         known = state.targets.get(t.path)
         if t.path in done or not _wanted(content, t) or not known or known.get("key") != t.key:
             continue

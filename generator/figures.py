@@ -60,6 +60,12 @@ def world_digest(content: GameContent) -> str:
     return h.hexdigest()
 
 
+def _pixels(w_pt: float, h_pt: float, width_pt: float) -> tuple[int, int]:
+    """A face's picture size for printing it `width_pt` wide at DPI."""
+    px_w = max(8, round(width_pt / 72 * DPI))
+    return px_w, max(8, round(h_pt * (px_w / w_pt)))
+
+
 class FaceCache:
     """Rasterised faces of one game in one language, cached as PNG files in `folder`."""
 
@@ -106,9 +112,8 @@ class FaceCache:
         common_back = side == "back" and layout == comp.model.back
         ctx = self.contexts.context(comp, None if common_back else item)
         w, h = comp.size_pt
-        px_w = max(8, round(width_pt / 72 * DPI))
+        px_w, px_h = _pixels(w, h, width_pt)
         scale = px_w / w
-        px_h = max(8, round(h * scale))
         if self.dry:  # the item and its data are checked (context above); nothing is drawn
             return Picture(self.folder / "not-drawn.png", px_w, px_h, w, h)
         parts = [
@@ -139,8 +144,7 @@ class FaceCache:
         """An empty cell of a board: a pale face-sized card with a dashed outline (PNG)."""
         from PIL import Image, ImageDraw
 
-        px_w = max(8, round(width_pt / 72 * DPI))
-        px_h = max(8, round(h_pt * px_w / w_pt))
+        px_w, px_h = _pixels(w_pt, h_pt, width_pt)
         path = self.folder / f"blank-{px_w}x{px_h}.png"
         if not self.dry and not path.exists():
             image = Image.new("RGB", (px_w, px_h), "#ffffff")
@@ -160,6 +164,12 @@ class FaceCache:
             with fsio.atomic_path(path) as tmp:
                 image.save(tmp, format="PNG", dpi=(DPI, DPI))
         return path
+
+    def placeholder(self, comp: ComponentSpec, width_pt: float) -> Picture:
+        """A blank card the size of `comp`'s face, for a face that cannot be drawn."""
+        w, h = comp.size_pt
+        px_w, px_h = _pixels(w, h, width_pt)
+        return Picture(self.blank(w, h, width_pt), px_w, px_h, w, h)
 
     def _draw(
         self, path: Path, layout: str, ctx: dict, w: float, h: float, scale: float, outline

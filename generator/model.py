@@ -7,7 +7,6 @@ Text that players read is `LangText`: a plain string, or one string per language
 from __future__ import annotations
 
 import json
-import re
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -26,11 +25,12 @@ from pydantic import (
 )
 
 from generator.exports import FORMATS as EXPORTERS
+from generator.languages import LANG_CODE
 from generator.limits import LIMITS
 from generator.units import MM, Length, parse_length
 
 ID_RE = r"^[a-z0-9][a-z0-9_-]*$"
-LANG_RE = re.compile(r"^[a-z]{2}$")
+LANG_RE = LANG_CODE  # ISO 639-1: one definition (languages.py)
 MAX_COUNT = 1000  # copies of one item; anything above is a typo, not a print run
 
 

@@ -124,7 +124,7 @@ def collect(content: GameContent, findings: list[Finding], folder: Path) -> dict
                         # A face that cannot be drawn (undefined data, a bad template) shows as
                         # a blank card with its error, as `pnp check` reports it; the rest of
                         # the game is still previewed.
-                        pic = _undrawable(cache, comp, width_pt)
+                        pic = cache.placeholder(comp, width_pt)
                         if not any(f.severity == "error" for f in found):
                             found = [*found, _face_error(content, exc, comp, owner, lang)]
                     used.add(pic.path.name)
@@ -148,15 +148,6 @@ def collect(content: GameContent, findings: list[Finding], folder: Path) -> dict
             if old.name not in used:
                 old.unlink(missing_ok=True)
     return views
-
-
-def _undrawable(cache, comp: ComponentSpec, width_pt: float):
-    from generator.figures import DPI, Picture
-
-    w, h = comp.size_pt
-    path = cache.blank(w, h, width_pt)
-    px_w = max(8, round(width_pt / 72 * DPI))
-    return Picture(path, px_w, max(8, round(h * px_w / w)), w, h)
 
 
 def _face_error(content, exc: ContentError, comp, item: str | None, lang: str) -> Finding:

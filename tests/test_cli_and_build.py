@@ -212,6 +212,10 @@ def test_a_run_of_some_exports_still_lists_the_whole_current_kit(tmp_path):
     assert {f["path"] for f in kit["files"]} <= paths  # sheets, guides, rulebooks: still there
     assert any(f.get("format") == "png" for f in after["files"])  # and what this run made
     assert after["sheets"] == kit["sheets"]
+    # A forced run of one paper rebuilds it and keeps the other paper's records and entries.
+    run_pnp(root, "print", "g", "--force", "--paper", "a4", check=True)
+    assert {f["path"] for f in kit["files"]} <= {f["path"] for f in _manifest(root, "g")["files"]}
+    assert "0 of 12 files built" in run_pnp(root, "print", "g", check=True).stdout
     # An edited card's sheets, not rebuilt by a PNG run, are out of date: no longer listed.
     cards = root / "content/g/components/cards.yaml"
     cards.write_text(cards.read_text().replace("Explorador", "Exploradora"))
