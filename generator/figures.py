@@ -18,7 +18,7 @@ from pathlib import Path
 from generator import fsio
 from generator.content import ComponentSpec, GameContent, ItemSpec
 from generator.errors import ContentError
-from generator.project import code_digest, hash_into, used_files
+from generator.project import code_digest, digest_tree, hash_into, used_files
 from generator.render import Contexts, FaceRenderer
 from generator.shapes import clip_to
 
@@ -35,24 +35,12 @@ class Picture:
     shaped: bool = False  # cut to a shape: transparent outside its outline, drawn unframed
 
 
-def _digest_tree(h, folder: Path) -> None:
-    if not folder.is_dir():
-        return
-    for path in used_files(folder):
-        h.update(str(path.relative_to(folder)).encode())
-        stat = path.stat()
-        if stat.st_size > 512 * 1024:  # fonts: size and mtime say enough, and hashing costs
-            h.update(f"{stat.st_size}:{stat.st_mtime_ns}".encode())
-        else:
-            hash_into(h, path, name=False)
-
-
 def world_digest(content: GameContent) -> str:
     """Everything outside an item's data that a face depends on."""
     h = hashlib.sha256(code_digest().encode())
-    _digest_tree(h, content.project.layouts)
-    _digest_tree(h, content.dir / "layouts")  # a game's own layouts, when it has them
-    _digest_tree(h, content.project.fonts)
+    digest_tree(h, content.project.layouts)
+    digest_tree(h, content.dir / "layouts")  # a game's own layouts, when it has them
+    digest_tree(h, content.project.fonts)
     for path in used_files(content.dir):
         if path.suffix.lower() in (".svg", ".png", ".jpg", ".jpeg"):
             h.update(str(path.relative_to(content.dir)).encode())

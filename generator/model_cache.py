@@ -21,12 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import fsio
-from generator.project import Project, code_digest, hash_into, used_files
+from generator.project import Project, code_digest, digest_tree
 
 if TYPE_CHECKING:
     from generator.content import GameContent
-
-BIG = 512 * 1024  # bytes: larger files count by size and modification time
 
 
 def folder() -> Path | None:
@@ -45,31 +43,15 @@ def beside(kind: str) -> Path | None:
     return None if models is None else models.parent / kind
 
 
-def _digest_tree(h, root: Path) -> None:
-    if not root.is_dir():
-        return
-    # Only files a load can read; never a FIFO, a device or a symlink out of the project.
-    for path in used_files(root):
-        try:
-            stat = path.stat()
-        except OSError:
-            continue
-        h.update(f"\0{path.relative_to(root)}\0{stat.st_size}\0".encode())
-        if stat.st_size > BIG:
-            h.update(str(stat.st_mtime_ns).encode())
-        else:
-            hash_into(h, path, name=False)
-
-
 def key(project: Project, game_id: str) -> str | None:
     """The digest of everything loading the game reads, or None (no cache, no such game)."""
     game_dir = project.game_dir(game_id)
     if folder() is None or not game_dir.is_dir():
         return None
     h = hashlib.sha256(f"{code_digest()}\0{project.root.resolve()}\0{game_id}".encode())
-    _digest_tree(h, game_dir)
+    digest_tree(h, game_dir)
     h.update(b"\0templates\0")
-    _digest_tree(h, project.templates)
+    digest_tree(h, project.templates)
     return h.hexdigest()
 
 

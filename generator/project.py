@@ -126,11 +126,11 @@ def inside(
 
 @session.cached
 def code_digest() -> str:
-    """A digest of pnp's own code, every module of the package: what it made is remade when
-    the code changes (no list of modules to keep up to date)."""
+    """A digest of pnp's own code and data, every module and YAML file of the package (limits,
+    count units): what it made is remade when they change (no list of modules to keep)."""
     h = hashlib.sha256()
     package = Path(__file__).resolve().parent
-    for path in sorted(package.rglob("*.py")):
+    for path in sorted([*package.rglob("*.py"), *package.rglob("*.yaml")]):
         h.update(str(path.relative_to(package)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()
@@ -253,6 +253,25 @@ def hash_into(h, path: Path, *, name: bool = True) -> None:
         h.update(b"<unreadable>")
     finally:
         os.close(fd)
+
+
+BIG_INPUT = 512 * 1024  # bytes: a larger input (a font, art) counts by size and modification time
+
+
+def digest_tree(h, root: Path) -> None:
+    """Add every file under `root` that a build can read to the hash `h`: its path in the
+    folder, its size, and its bytes (a big file, its modification time instead: fonts and art
+    are large and rarely edited in place). Never a FIFO, a device or a symlink out (hash_into)."""
+    for path in used_files(root):
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        h.update(f"\0{path.relative_to(root)}\0{info.st_size}\0".encode())
+        if info.st_size > BIG_INPUT:
+            h.update(str(info.st_mtime_ns).encode())
+        else:
+            hash_into(h, path, name=False)
 
 
 def used_files(folder: Path) -> list[Path]:
