@@ -7,7 +7,6 @@ our own ("gothic-bold"), so two files that share an internal name can never clas
 from __future__ import annotations
 
 import hashlib
-import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from reportlab import rl_config
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from generator import session
+from generator import font_cache, session
 from generator.errors import ContentError
 from generator.yamlload import load_yaml
 
@@ -97,6 +96,7 @@ class FontBook:
 # Parsed fonts by name and file content, for the whole process: parsing a face costs about
 # 30 ms, and a process that runs many commands (a watch, the test suite) would parse the same
 # bytes again for each. A pure function of the bytes, so it cannot go stale (see session.py).
+# A new process finds the parsed tables in the user's cache folder (font_cache.py).
 _PARSED: dict[tuple[str, str], TTFont] = {}
 
 
@@ -109,7 +109,7 @@ def _parse(name: str, path: Path) -> TTFont:
     key = (name, hashlib.sha256(data).hexdigest())
     font = _PARSED.get(key)
     if font is None:
-        font = TTFont(name, io.BytesIO(data))
+        font = font_cache.load(name, data, key[1])
         if len(_PARSED) > 64:  # bounded: a long-running process that sees many fonts
             _PARSED.clear()
         _PARSED[key] = font
