@@ -654,7 +654,7 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
     todo: list[Target] = []
     # --force of the whole kit rebuilds every target and guide: the last build's record is not
     # read at all. A forced run of some papers or exports keeps the others' records.
-    fresh = options.force and _whole_kit(options)
+    fresh = options.force and whole_kit(options)
     states = {g: GameState() if fresh else load_state(project, g) for g in plans}
     for game, targets in plans.items():
         state = states[game]
@@ -714,6 +714,7 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
     if failures:
         raise ContentError(failures[0], code="build-failed")
     contents = {c.id: c for c in games}
+    written: dict[str, list[str]] = {}
     for game, targets in plans.items():
         listed = targets + _kit_still_built(project, contents[game], options, targets, states)
         manifest = build_manifest(game, listed, states[game])
@@ -729,10 +730,16 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
                 fsio.write_bytes(path, data)
             except OSError as exc:
                 raise write_error(exc, path) from None
-    return {"built": len(todo), "total": sum(len(t) for t in plans.values())}
+        written[game] = [f["path"] for f in manifest["files"]]
+    return {
+        "built": len(todo),
+        "total": sum(len(t) for t in plans.values()),
+        "totals": {game: len(targets) for game, targets in plans.items()},
+        "files": written,  # by game: every file of its manifest
+    }
 
 
-def _whole_kit(options: Options) -> bool:
+def whole_kit(options: Options) -> bool:
     """The run builds the kit as game.yaml asks for it: no paper, export or print option."""
     plain = Options()
     return [options.key(), options.exports] == [plain.key(), plain.exports]
@@ -745,7 +752,7 @@ def _kit_still_built(
     earlier one did and that are current: a run of some papers or exports (`--export png`)
     still lists the whole kit in the manifest. A file of an edited card that this run did not
     rebuild is out of date and is not listed."""
-    if _whole_kit(options):
+    if whole_kit(options):
         return []  # this run built the kit itself
     state = states[content.id]
     done = {t.path for t in targets}

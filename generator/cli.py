@@ -347,8 +347,7 @@ def cmd_check(project, args) -> int:
 def cmd_print(project, args) -> int:
     import hashlib
 
-    from generator import build
-    from generator.inputs import check_key
+    from generator import build, kit_stamp
 
     if args.paper and len(set(args.paper)) != len(args.paper):
         raise ContentError(
@@ -367,7 +366,13 @@ def cmd_print(project, args) -> int:
     )
     started = time.monotonic()
     with build.build_lock(project):
+        digests, unchanged = _stamps(project, args.games, options)
+        if unchanged is not None:
+            _say_built(project, 0, unchanged, started)
+            return EXIT_OK
         contents = _load(project, args.games)
+        from generator.inputs import check_key
+
         # Check first, and stop before writing anything if there are errors. A passing check is
         # remembered against the hash of everything it read (and pnp's code), so a rebuild of
         # unchanged content skips it, --force included: the same inputs give the same findings.
@@ -392,14 +397,39 @@ def cmd_print(project, args) -> int:
                 return EXIT_FINDINGS
             for content, keys in stale:
                 build.save_checked(project, content.id, keys)
+        for content in contents:
+            kit_stamp.remove(project, content.id)
         result = build.build(project, contents, options)
+        for content in contents:
+            # a draft language's check decides, each time, whether it builds: never stamped
+            if content.id in digests and not content.game.drafts:
+                files, total = result["files"][content.id], result["totals"][content.id]
+                kit_stamp.write(project, content.id, digests[content.id], files, total)
+    _say_built(project, result["built"], result["total"], started)
+    return EXIT_OK
+
+
+def _stamps(project, names, options) -> tuple[dict[str, str], int | None]:
+    """For a plain print (no option, no --force): each game's input digest, to stamp its kit
+    once built, and the kits' target count when every stamp says nothing changed since their
+    last whole-kit build (else None). Nothing is loaded or imported to find out (kit_stamp)."""
+    from generator import build, kit_stamp
+
+    known = project.game_ids()
+    ids = names or known
+    if options.force or not build.whole_kit(options) or not ids or not set(ids) <= set(known):
+        return {}, None
+    digests = {g: kit_stamp.inputs_digest(project, g) for g in ids}
+    totals = [kit_stamp.up_to_date(project, g, digests[g]) for g in ids]
+    return digests, None if None in totals else sum(t or 0 for t in totals)
+
+
+def _say_built(project, built: int, total: int, started: float) -> None:
     took = time.monotonic() - started
     print(
-        f"pnp print: {result['built']} of {result['total']} files built "
-        f"({result['total'] - result['built']} up to date) in {took:.2f} s; "
+        f"pnp print: {built} of {total} files built ({total - built} up to date) in {took:.2f} s; "
         f"manifests in {project.output.relative_to(project.root)}/<game>/build-manifest.json"
     )
-    return EXIT_OK
 
 
 def _skip_broken_drafts(contents, findings) -> None:

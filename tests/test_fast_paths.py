@@ -1,0 +1,223 @@
+"""What lets a command skip work without changing what it writes.
+
+- The kit stamp (generator/kit_stamp.py): a plain `pnp print` of a game nothing touched since
+  its last whole-kit build answers from the stamp, loading nothing; any change to an input or
+  an output, any print option, --force or a draft language takes the ordinary path.
+- The font cache (generator/font_cache.py): a font read back from the user's cache folder is
+  the font ReportLab would parse, attribute by attribute, and draws the same PDF.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import re
+
+import pytest
+from conftest import ROOT, run_pnp
+
+GAME = "content/mini"
+FILES = {
+    f"{GAME}/game.yaml": "id: mini\ntitle: Mini\nlanguages: [en]\nprint: {papers: [a4]}\n",
+    f"{GAME}/components/cards.yaml": (
+        "id: cards\nname: Cards\nsize: poker\nlayout: mini/card\n"
+        "items:\n  - {id: a, data: {word: alpha}}\n  - {id: b, data: {word: beta}}\n"
+    ),
+    f"{GAME}/manifest.yaml": "components: {cards: 2}\n",
+    "templates/layouts/mini/card.yaml": (
+        'background: "#ffffff"\nboxes:\n'
+        '  - {id: word, kind: text, text: "{{ word }}", x: 5, y: 20, w: 53, h: 12, size: 12pt}\n'
+    ),
+}
+CARDS = "output/mini/en/cards-a4.pdf"
+
+
+def _built(result) -> tuple[int, int]:
+    found = re.search(r"(\d+) of (\d+) files? built", result.stdout)
+    assert found, result.stdout + result.stderr
+    return int(found[1]), int(found[2])
+
+
+@pytest.fixture
+def stamped(make_project):
+    root = make_project(FILES)
+    assert _built(run_pnp(root, "print", check=True)) == (1, 1)
+    assert (root / "output/.pnp-cache/mini.stamp").is_file()
+    return root
+
+
+def _no_loading(monkeypatch):
+    """Make any load of a game fail: a print that still succeeds answered from the stamp."""
+    from generator import content
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the game was loaded")
+
+    monkeypatch.setattr(content, "load_game", refuse)
+
+
+def test_unchanged_kit_answers_from_its_stamp_without_loading_the_game(stamped, monkeypatch):
+    before = (stamped / CARDS).stat().st_mtime_ns
+    _no_loading(monkeypatch)
+    again = run_pnp(stamped, "print", check=True)
+    assert _built(again) == (0, 1)
+    assert run_pnp(stamped, "print", "mini", check=True).returncode == 0  # named, likewise
+    assert (stamped / CARDS).stat().st_mtime_ns == before
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "edit a card's text",
+        "edit a shared layout",
+        "add a file to the game folder",
+        "delete an output",
+        "damage an output",
+        "touch an output",
+        "damage the build record",
+        "damage the stamp",
+    ],
+)
+def test_any_change_takes_the_ordinary_path(stamped, change):
+    cards = stamped / GAME / "components/cards.yaml"
+    layout = stamped / "templates/layouts/mini/card.yaml"
+    pdf = stamped / CARDS
+    if change == "edit a card's text":
+        cards.write_text(cards.read_text().replace("alpha", "gamma"))
+    elif change == "edit a shared layout":
+        layout.write_text(layout.read_text().replace("12pt", "11pt"))
+    elif change == "add a file to the game folder":
+        (stamped / GAME / "art").mkdir()
+        (stamped / GAME / "art/new.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>")
+    elif change == "delete an output":
+        pdf.unlink()
+    elif change == "damage an output":
+        pdf.write_bytes(b"%PDF-1.4 broken")
+    elif change == "touch an output":
+        os.utime(pdf, ns=(pdf.stat().st_atime_ns, pdf.stat().st_mtime_ns + 10**9))
+    elif change == "damage the build record":
+        (stamped / "output/.pnp-cache/mini.json").write_text("{not json")
+    else:
+        (stamped / "output/.pnp-cache/mini.stamp").write_text('{"format": 1, "inputs"')
+    loaded = []
+    from generator import content
+
+    real = content.load_game
+
+    def spy(*args, **kwargs):
+        loaded.append(args[1])
+        return real(*args, **kwargs)
+
+    content.load_game, saved = spy, content.load_game
+    try:
+        result = run_pnp(stamped, "print", check=True)
+    finally:
+        content.load_game = saved
+    assert loaded == ["mini"], change  # the ordinary path: loaded, planned, checked
+    built, total = _built(result)
+    assert total == 1
+    # what changed what the kit holds is rebuilt; a touched but intact file is not
+    assert built == (0 if change in ("touch an output", "damage the stamp") else 1), change
+    if change == "edit a card's text":
+        from pdfutil import reader
+
+        assert "gamma" in reader.__wrapped__(pdf).pages[0].extract_text()
+    # and the kit is stamped again: the next print answers from the stamp
+    assert _built(run_pnp(stamped, "print", check=True)) == (0, 1)
+
+
+def test_options_and_force_never_use_the_stamp(stamped, monkeypatch):
+    _no_loading(monkeypatch)
+    for args in (["--force"], ["--paper", "a4"], ["--export", "sheets"], ["--duplex", "long-edge"]):
+        result = run_pnp(stamped, "print", *args)
+        assert result.returncode != 0 and "the game was loaded" in result.stdout + result.stderr, (
+            args
+        )
+
+
+def test_a_failed_check_leaves_no_stamp_to_answer_from(stamped):
+    cards = stamped / GAME / "components/cards.yaml"
+    cards.write_text(cards.read_text().replace("poker", "pokr"))
+    assert run_pnp(stamped, "print").returncode != 0
+    assert run_pnp(stamped, "print").returncode != 0  # still refused, not "up to date"
+    cards.write_text(cards.read_text().replace("pokr", "poker"))
+    assert _built(run_pnp(stamped, "print", check=True)) == (0, 1)
+
+
+def test_a_game_with_a_draft_language_is_never_stamped(make_project):
+    files = dict(FILES)
+    files[f"{GAME}/game.yaml"] = (
+        "id: mini\ntitle: Mini\nlanguages: [en, {fr: draft}]\nprint: {papers: [a4]}\n"
+    )
+    root = make_project(files)
+    run_pnp(root, "print", check=True)
+    assert not (root / "output/.pnp-cache/mini.stamp").exists()
+
+
+# ------------------------------------------------------------------ the font cache
+
+FONT = ROOT / "templates/fonts/PnPGothic-Bold.ttf"
+
+
+def test_a_cached_font_is_the_font_reportlab_parses(tmp_path, monkeypatch):
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    from generator import font_cache
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path))
+    data = FONT.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    font_cache.load("probe-bold", data, digest)  # parsed, and kept
+    (entry,) = (tmp_path / "fonts").iterdir()
+    kept = font_cache.load("probe-bold", data, digest)  # read back
+    fresh = TTFont("probe-bold", io.BytesIO(data))
+    assert sorted(vars(kept)) == sorted(vars(fresh))
+    assert sorted(vars(kept.face)) == sorted(vars(fresh.face))
+    for name, value in vars(fresh.face).items():
+        if name == "_pdfScale":
+            assert [kept.face._pdfScale(v) for v in (0, 517, 2048)] == [
+                value(0),
+                value(517),
+                value(2048),
+            ]
+        else:
+            assert getattr(kept.face, name) == value, name
+    for name in ("fontName", "_asciiReadable", "shapable"):
+        assert getattr(kept, name) == getattr(fresh, name), name
+    text = "Sub Zero: ¡Atención! 잠수함 어뢰 3×"
+    assert kept.stringWidth(text, 9) == fresh.stringWidth(text, 9)
+    # drawn and subset: the same PDF, byte for byte
+    assert _pdf(kept) == _pdf(TTFont("probe-bold", io.BytesIO(data)))
+    # a damaged entry is a miss: parsed afresh (and the entry rewritten)
+    entry.write_bytes(b"not a pickle")
+    again = font_cache.load("probe-bold", data, digest)
+    assert again.face.charToGlyph == fresh.face.charToGlyph
+    assert entry.read_bytes() != b"not a pickle"
+
+
+def _pdf(font) -> bytes:
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfgen.canvas import Canvas
+
+    pdfmetrics.registerFont(font)
+    out = io.BytesIO()
+    c = Canvas(out, invariant=1, initialFontName=font.fontName)
+    c.setFont(font.fontName, 12)
+    c.drawString(40, 700, "Sub Zero: ¡Atención! 잠수함 어뢰 3×")
+    c.showPage()
+    c.save()
+    return out.getvalue()
+
+
+def test_fonts_are_cached_by_content(tmp_path, monkeypatch):
+    """A font file edited in place (same name, other bytes) is never answered by its old entry."""
+    from generator import font_cache
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path))
+    regular = (ROOT / "templates/fonts/PnPGothic-Regular.ttf").read_bytes()
+    bold = FONT.read_bytes()
+    a = font_cache.load("probe", regular, hashlib.sha256(regular).hexdigest())
+    b = font_cache.load("probe", bold, hashlib.sha256(bold).hexdigest())
+    assert len(list((tmp_path / "fonts").iterdir())) == 2
+    assert a.face.name != b.face.name  # PnPGothic-Regular, PnPGothic-Bold
