@@ -15,6 +15,7 @@ version of this file) is a miss: the font is parsed afresh and the entry rewritt
 from __future__ import annotations
 
 import contextlib
+import gc
 import pickle
 import weakref
 from fnmatch import fnmatch
@@ -48,7 +49,7 @@ def load(name: str, data: bytes, digest: str) -> TTFont:
     entry = _entry(digest)
     if entry is not None:
         try:
-            return _restore(name, data, pickle.loads(entry.read_bytes()))
+            return _restore(name, data, _unpickle(entry.read_bytes()))
         except Exception:  # missing, truncated, another layout of ReportLab's objects
             pass
     import io
@@ -59,6 +60,18 @@ def load(name: str, data: bytes, digest: str) -> TTFont:
         with contextlib.suppress(OSError, pickle.PicklingError, TypeError, AttributeError):
             fsio.write_bytes(entry, pickle.dumps(_state(font), protocol=pickle.HIGHEST_PROTOCOL))
     return font
+
+
+def _unpickle(data: bytes) -> dict:
+    # Tens of thousands of small objects at once: with the collector on, they set off full
+    # collections of everything the command holds (three times the cost of the load itself).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.loads(data)
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _state(font: TTFont) -> dict:
