@@ -6,13 +6,17 @@ Exit codes: 0 ok, 1 error findings, 2 cannot run.
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
+import gc
 import json
 import math
 import os
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import NoReturn
 
 from generator.errors import ContentError
 
@@ -265,6 +269,11 @@ def _jobs(text: str) -> int:
     return value
 
 
+# True in a process that runs one command and exits (run(), the `pnp` command); False when
+# main() is called as a library (the tests, a watch's rebuilds).
+_ONE_SHOT = False
+
+
 def _load(project, names):
     from generator.content import load_game
 
@@ -276,7 +285,12 @@ def _load(project, names):
             code="no-games",
             hint="add content/<game>/game.yaml",
         )
-    return [load_game(project, g) for g in ids]
+    contents = [load_game(project, g) for g in ids]
+    if _ONE_SHOT:
+        # Everything loaded so far (pnp's modules, the games) lives to the end of the command:
+        # the collector need not walk it again and again (about 5 % of a 1,000-card build).
+        gc.freeze()
+    return contents
 
 
 def _check(contents):
@@ -492,6 +506,33 @@ def cmd_schema(project, args) -> int:
         (out / f"{name}.schema.json").write_text(json.dumps(schema, indent=1, ensure_ascii=False))
         print(out / f"{name}.schema.json")
     return EXIT_OK
+
+
+def run() -> NoReturn:
+    """The `pnp` command (and `python -m generator`): main() in a process of its own."""
+    global _ONE_SHOT
+    _ONE_SHOT = True
+    leave(main())
+
+
+def leave(code: int) -> NoReturn:
+    """Exit with `code` once what is said is out and the exit handlers ran, without tearing
+    the interpreter down: freeing a command's objects one by one, and the collections that
+    come with it, cost about 0.2 s at the end of a 1,000-card build, and nothing is left to
+    save by then (every file pnp writes is flushed and renamed into place before its command
+    returns). With another thread still running, the ordinary exit waits for it."""
+    if threading.active_count() > 1:
+        raise SystemExit(code)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # the reader went away: as main() does, stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = code or EXIT_BROKEN_PIPE
+    except (OSError, ValueError):  # stdout closed (`pnp check >&-`): nothing more can be said
+        pass
+    atexit._run_exitfuncs()  # pools, temporary folders, logging: as an ordinary exit runs them
+    os._exit(code)
 
 
 def main(argv=None) -> int:

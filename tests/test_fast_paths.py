@@ -5,14 +5,19 @@
   an output, any print option, --force or a draft language takes the ordinary path.
 - The font cache (generator/font_cache.py): a font read back from the user's cache folder is
   the font ReportLab would parse, attribute by attribute, and draws the same PDF.
+- The exit (cli.leave): the `pnp` command leaves without tearing the interpreter down, yet says
+  everything, runs the exit handlers and waits for a running thread.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import json
 import os
 import re
+import subprocess
+import sys
 
 import pytest
 from conftest import ROOT, run_pnp
@@ -221,3 +226,60 @@ def test_fonts_are_cached_by_content(tmp_path, monkeypatch):
     b = font_cache.load("probe", bold, hashlib.sha256(bold).hexdigest())
     assert len(list((tmp_path / "fonts").iterdir())) == 2
     assert a.face.name != b.face.name  # PnPGothic-Regular, PnPGothic-Bold
+
+
+# ------------------------------------------------------------------ the exit
+
+
+def _python(code: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+def test_leave_says_everything_and_runs_the_exit_handlers():
+    """The `pnp` command skips the interpreter's teardown: what it printed (past any buffer),
+    its exit code and the exit handlers all still come out."""
+    result = _python(
+        "import atexit, sys\n"
+        "from generator.cli import leave\n"
+        "atexit.register(lambda: sys.stderr.write('handler ran\\n'))\n"
+        "sys.stdout.write('x' * 200_000 + 'end')\n"
+        "leave(3)\n"
+    )
+    assert result.returncode == 3
+    assert len(result.stdout) == 200_003 and result.stdout.endswith("end")
+    assert result.stderr == "handler ran\n"
+
+
+def test_leave_waits_for_a_running_thread_as_an_ordinary_exit_does():
+    result = _python(
+        "import threading, time, sys\n"
+        "from generator.cli import leave\n"
+        "def late():\n"
+        "    time.sleep(0.3)\n"
+        "    sys.stdout.write('thread finished')\n"
+        "threading.Thread(target=late).start()\n"
+        "leave(5)\n"
+    )
+    assert result.returncode == 5
+    assert result.stdout == "thread finished"
+
+
+def test_the_pnp_command_exits_with_its_findings_complete(stamped):
+    """`python -m generator` (the `pnp` script's entry) through run(): the JSON report of a
+    failing check arrives whole, with exit 1."""
+    cards = stamped / GAME / "components/cards.yaml"
+    cards.write_text(cards.read_text().replace("{id: b, data: {word: beta}}", "{id: b}"))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(stamped), "check", "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    findings = json.loads(result.stdout)
+    assert result.returncode == (1 if any(f["severity"] == "error" for f in findings) else 0)
+    assert any(f["item"] == "b" for f in findings if f.get("item")), findings
