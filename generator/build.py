@@ -778,12 +778,9 @@ def build_guides(project: Project, content, manifest: dict, state: GameState, op
     for lang in (lang for lang in content.languages if lang not in skip):
         for paper in papers:
             rel_path = guide.guide_path(content.id, lang, paper)
-            listed = [
-                f
-                for f in manifest["files"]
-                if f.get("paper") == paper and lang in (f.get("langs") or [f.get("lang")])
-            ]
-            sheets = [s for s in manifest["sheets"] if any(s["file"] == f["path"] for f in listed)]
+            listed = guide.guide_inputs(manifest, lang, paper)
+            paths = {f["path"] for f in listed}
+            sheets = [s for s in manifest["sheets"] if s["file"] in paths]
             key = hashlib.sha256(
                 json.dumps([listed, sheets, words, code_hash(), content.game.print.duplex]).encode()
             ).hexdigest()

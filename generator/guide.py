@@ -44,10 +44,17 @@ DEFAULT_TEXTS = Path(__file__).resolve().parents[1] / "templates" / "guide" / "t
 
 
 def texts(templates: Path, lang: str) -> dict[str, Any]:
-    """The guide's words in `lang`; what a language lacks comes from the `fallback` block."""
+    """The guide's words in `lang`: the project's templates/guide/texts.yaml over pnp's own, so
+    a project's file written before a word was added still has every word."""
+    out = _words(DEFAULT_TEXTS, lang) if DEFAULT_TEXTS.is_file() else {}
     path = templates / "guide" / "texts.yaml"
-    if not path.is_file() and DEFAULT_TEXTS.is_file():
-        path = DEFAULT_TEXTS
+    if path.is_file() and path.resolve() != DEFAULT_TEXTS:
+        _merge(out, _words(path, lang))
+    return out
+
+
+def _words(path: Path, lang: str) -> dict[str, Any]:
+    """One texts file's words in `lang`; what a language lacks comes from its `fallback` block."""
     data = load_yaml(path)
     fallback = data.get("fallback")  # the block a language's missing words come from
     if not isinstance(fallback, str) or fallback not in data:
@@ -57,9 +64,13 @@ def texts(templates: Path, lang: str) -> dict[str, Any]:
             code="schema",
         )
     out = dict(data[fallback])
-    for key, value in (data.get(lang) or {}).items():
-        out[key] = {**out.get(key, {}), **value} if isinstance(value, dict) else value
+    _merge(out, data.get(lang) or {})
     return out
+
+
+def _merge(out: dict[str, Any], words: dict[str, Any]) -> None:
+    for key, value in words.items():
+        out[key] = {**out.get(key, {}), **value} if isinstance(value, dict) else value
 
 
 def guide_path(game: str, lang: str, paper: str) -> str:
@@ -112,6 +123,33 @@ def rulebook_files(manifest: dict, lang: str, paper: str) -> list[dict]:
             (f.get("kind") == "rulebook" and f.get("lang") == lang)
             or (f.get("kind") == "bilingual-rulebook" and lang in (f.get("langs") or []))
         )
+    ]
+
+
+def other_versions(manifest: dict, lang: str, paper: str) -> list[tuple[str, str]]:
+    """The export folders of one language (and paper) besides the duplex sheets, in the order
+    the manifest lists them: (format, folder relative to the language's folder)."""
+    out: dict[str, str] = {}
+    for f in manifest["files"]:
+        if f.get("kind") != "export" or f.get("lang") != lang or f.get("format") == "sheets":
+            continue
+        if f.get("paper") not in (None, paper):
+            continue
+        parts = Path(f["path"]).parts
+        where = parts.index(lang) + 1 if lang in parts else len(parts) - 1
+        folder = parts[where] if where < len(parts) - 1 else ""
+        out.setdefault(f"{f['format']}\0{folder}", folder)
+    return [(key.split("\0")[0], folder) for key, folder in out.items()]
+
+
+def guide_inputs(manifest: dict, lang: str, paper: str) -> list[dict]:
+    """The manifest's file entries a guide describes: its paper's files of its language (or of
+    an edition with it) and the exports of its language that have no paper (print-shop, png)."""
+    return [
+        f
+        for f in manifest["files"]
+        if (f.get("paper") == paper or (f.get("kind") == "export" and not f.get("paper")))
+        and lang in (f.get("langs") or [f.get("lang")])
     ]
 
 
@@ -246,8 +284,19 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
         for r in rulebooks:
             line = t["rulebook_line"].format(file=Path(r["path"]).name, pages=r["pages"])
             story.append(_p(line, st["body"]))
+    versions = other_versions(manifest, lang, paper)
+    described = [f"{folder}/ ({t['exports'][fmt]})" for fmt, folder in versions if fmt in t["exports"]]
+    if described:  # one short paragraph under the table: the guide should stay one sheet
+        story.append(Spacer(1, 1.5 * MM))
+        story.append(_p(f"{t['exports_title']} " + "; ".join(described) + ".", st["small"]))
     story.append(_p(t["offset_title"], st["h2"]))
-    story.append(_p(t["offset_text"].format(paper=paper), st["body"]))
+    gutterfold = [folder for fmt, folder in versions if fmt == "gutterfold"]
+    # Whoever prints the kit may not have pnp: a test with the files at hand comes first.
+    check = t["offset_check"]
+    if gutterfold:
+        check += " " + t["offset_gutterfold"].format(folder=gutterfold[0])
+    story.append(_p(check, st["body"]))
+    story.append(_p(t["offset_text"].format(paper=paper), st["small"]))
     # Cut, fold and glue: one step per component, in the order of the files
     story.append(_p(t["steps_title"], st["h2"]))
     for n, f in enumerate(files, 1):

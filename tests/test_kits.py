@@ -96,6 +96,69 @@ def test_the_guide_counts_every_copy_and_has_a_true_50_mm_bar(built):
     assert abs(length_mm - 50.0) < 0.3, length_mm
 
 
+MINI = {
+    "content/mini/game.yaml": (
+        "id: mini\ntitle: Mini\nlanguages: [en, es]\n"
+        "print: {papers: [a4], exports: [sheets, print-shop, gutterfold]}\n"
+    ),
+    "content/mini/components/cards.yaml": (
+        "id: cards\nname: {en: Cards, es: Cartas}\nsize: poker\nlayout: mini/card\n"
+        "back: mini/back\nitems:\n  - {id: a, data: {word: alpha}}\n"
+    ),
+    "templates/layouts/mini/back.yaml": (
+        'background: "#203040"\nboxes:\n'
+        "  - {id: w, kind: text, text: MINI, x: 5, y: 20, w: 53, h: 12, size: 12pt}\n"
+    ),
+    "content/mini/manifest.yaml": "components: {cards: 1}\n",
+    "templates/layouts/mini/card.yaml": (
+        'background: "#ffffff"\nboxes:\n'
+        '  - {id: w, kind: text, text: "{{ word }}", x: 5, y: 20, w: 53, h: 12, size: 12pt}\n'
+    ),
+}
+
+
+def _guide_text(root: Path, lang: str) -> str:
+    return " ".join(pdf_text(root / f"output/mini/{lang}/guide-a4.pdf").split())
+
+
+def test_the_guide_names_the_other_versions_and_what_to_do_without_duplex(make_project):
+    """A player with the kit and no pnp: the guide says which other versions the kit holds
+    (each folder the manifest lists for the language) and offers the gutterfold files when the
+    backs do not line up; pnp's own calibration comes after, for whoever builds the kit."""
+    root = make_project(MINI)
+    run_pnp(root, "print", check=True)
+    en = _guide_text(root, "en")
+    assert "Other versions" in en
+    assert "print-shop/ (for a print shop" in en and "order.csv" in en
+    assert "gutterfold/ (for a printer without duplex" in en
+    assert "print gutterfold/ instead" in en
+    assert en.index("hold it against a light") < en.index("pnp calibrate")
+    assert "png/" not in en and "ink-saver/" not in en  # not exported: not offered
+    es = _guide_text(root, "es")
+    assert "Otras versiones" in es and "imprime gutterfold/ en su lugar" in es
+    # a kit of sheets alone offers no other version and no gutterfold
+    game = root / "content/mini/game.yaml"
+    game.write_text(game.read_text().replace("[sheets, print-shop, gutterfold]", "[sheets]"))
+    run_pnp(root, "print", check=True)
+    en = _guide_text(root, "en")
+    assert "Other versions" not in en and "gutterfold" not in en
+    assert "hold it against a light" in en
+
+
+def test_a_projects_own_guide_words_written_before_new_words_still_build(make_project):
+    """templates/guide/texts.yaml of a project made before the guide grew words: its words
+    are used, and the words it lacks come from pnp's own file."""
+    files = dict(MINI)
+    files["templates/guide/texts.yaml"] = (
+        "fallback: en\nen:\n  title: '{game}: HOW TO PRINT'\n  files_title: Print these\n"
+    )
+    root = make_project(files)
+    run_pnp(root, "print", check=True)
+    en = _guide_text(root, "en")
+    assert "Mini: HOW TO PRINT" in en and "Print these" in en
+    assert "Other versions" in en and "hold it against a light" in en
+
+
 # ---------------------------------------------------------------- calibrate
 
 
