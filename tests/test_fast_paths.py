@@ -20,7 +20,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, run_pnp
+from conftest import ROOT, run_pnp, spawn_pnp
 
 GAME = "content/mini"
 FILES = {
@@ -272,14 +272,7 @@ def test_the_pnp_command_exits_with_its_findings_complete(stamped):
     failing check arrives whole, with exit 1."""
     cards = stamped / GAME / "components/cards.yaml"
     cards.write_text(cards.read_text().replace("{id: b, data: {word: beta}}", "{id: b}"))
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    result = subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(stamped), "check", "--format", "json"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
+    result = spawn_pnp(stamped, "check", "--format", "json")
     findings = json.loads(result.stdout)
     assert result.returncode == (1 if any(f["severity"] == "error" for f in findings) else 0)
     assert any(f["item"] == "b" for f in findings if f.get("item")), findings
