@@ -741,11 +741,13 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = epoch or "946684800"  # 2000-01-01
     try:
-        document = HTML(
+        page = HTML(
             string=html,
             base_url=(content.project.templates / "rulebook").as_uri() + "/",
             url_fetcher=fetcher,
-        ).render()
+        )
+        document = page.render()
+        document = _without_a_near_empty_last_page(page, document)
         if fetcher.guard.refused:  # WeasyPrint may log a failed fetch and carry on: we do not
             raise fetcher.guard.refused[0]
         with fsio.atomic_path(out_path) as tmp:
@@ -761,6 +763,51 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
         if epoch is None:
             os.environ.pop("SOURCE_DATE_EPOCH", None)
     return document
+
+
+# A last page this little filled (of its text area) is a sheet of paper for a line or two.
+NEAR_EMPTY = 0.2
+# Bottom page margins to try, in turn, for a book whose last page is near empty: a few mm on
+# every page pull those lines back (the page number sits in the margin, at most 8 pt tall).
+TIGHTER_BOTTOMS_MM = (15, 13)
+
+
+def _without_a_near_empty_last_page(page, document):
+    """`document`, or a layout of the same HTML with a smaller bottom margin when that saves
+    a last page that holds only a line or two (a heading and one bullet, a version line)."""
+    if len(document.pages) < 3 or last_page_fill(document) >= NEAR_EMPTY:
+        return document
+    from weasyprint import CSS
+
+    for bottom in TIGHTER_BOTTOMS_MM:
+        # !important: the book's own @page rule would win over an added stylesheet
+        rule = f"@page {{ margin-bottom: {bottom}mm !important }}"
+        tighter = page.render(stylesheets=[CSS(string=rule)])
+        if len(tighter.pages) < len(document.pages):
+            return tighter
+    return document
+
+
+def last_page_fill(document) -> float:
+    """How much of its text area the last page's text fills, from the top (0 to 1)."""
+    from weasyprint.formatting_structure import boxes as B
+
+    root = document.pages[-1]._page_box
+    top, height = root.content_box_y(), root.height
+    bottom = top
+
+    def walk(box):
+        nonlocal bottom
+        if isinstance(box, B.LineBox | B.ReplacedBox):
+            bottom = max(bottom, box.position_y + box.margin_height())
+            return
+        for child in getattr(box, "children", None) or []:
+            walk(child)
+
+    for child in root.children:
+        if not isinstance(child, B.MarginBox):
+            walk(child)
+    return (bottom - top) / height if height else 1.0
 
 
 def overflows(document, tolerance_mm: float = 1.5) -> list[dict]:

@@ -575,3 +575,42 @@ def test_red_code_rulebook_prints_its_data(tmp_path):
     assert len(images) >= sum(len(r) for r in layout) + 2  # the board and the two figures
     bi = rulebook.render_bilingual(content, "ko", "en", "a4", tmp_path / "ko-en.pdf")
     assert bi["overflows"] == [] and bi["sections"] == result["sections"]
+
+
+# ---------------------------------------------------------------- a near-empty last page
+
+
+def _book(paragraphs: int, then_on_a_new_page: int = 0) -> str:
+    lines = "".join(
+        f"<p>Line {n} of the rules, long enough to read.</p>" for n in range(paragraphs)
+    )
+    lines += '<p style="break-before: page">The last words.</p>' * then_on_a_new_page
+    return (
+        "<html><head><style>@page { size: 100mm 100mm; margin: 10mm 10mm 20mm } "
+        "p { margin: 0; font-size: 10pt; line-height: 14pt }</style></head>"
+        f"<body>{lines}</body></html>"
+    )
+
+
+def _pages_for(paragraphs: int, then_on_a_new_page: int = 0) -> tuple[int, float, int]:
+    """Pages as laid out, how full the last one is, and pages after the near-empty rule."""
+    from weasyprint import HTML
+
+    page = HTML(string=_book(paragraphs, then_on_a_new_page))
+    document = page.render()
+    kept = rulebook._without_a_near_empty_last_page(page, document)
+    return len(document.pages), rulebook.last_page_fill(document), len(kept.pages)
+
+
+def test_a_last_page_holding_a_line_or_two_is_pulled_back():
+    # a 70 mm text area holds 14 lines of 14 pt (5 mm): 43 lines are three full pages and one
+    # line on a fourth; a smaller bottom margin on every page takes that line back
+    pages, fill, kept = _pages_for(43)
+    assert (pages, kept) == (4, 3) and fill < rulebook.NEAR_EMPTY
+    # a last page with more than a few lines is left as it is: a fuller book is not squeezed
+    pages, fill, kept = _pages_for(36)
+    assert fill > rulebook.NEAR_EMPTY and kept == pages == 3
+    # two pages never shrink (a cover and one page), and nothing is lost when it cannot help
+    assert _pages_for(15)[2] == 2
+    pages, fill, kept = _pages_for(20, then_on_a_new_page=1)  # a forced break: cannot help
+    assert fill < rulebook.NEAR_EMPTY and kept == pages == 3
