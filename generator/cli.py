@@ -424,16 +424,19 @@ def cmd_print(project, args) -> int:
 
 
 def _stamps(project, names, options) -> tuple[dict[str, str], int | None]:
-    """For a plain print (no option, no --force): each game's input digest, to stamp its kit
-    once built, and the kits' target count when every stamp says nothing changed since their
-    last whole-kit build (else None). Nothing is loaded or imported to find out (kit_stamp)."""
+    """For a whole-kit print (no paper, export or print option): each game's input digest, to
+    stamp its kit once built; and, without --force, the kits' target count when every stamp
+    says nothing changed since their last whole-kit build (else None). Nothing is loaded or
+    imported to find out (kit_stamp)."""
     from generator import build, kit_stamp
 
     known = project.game_ids()
     ids = names or known
-    if options.force or not build.whole_kit(options) or not ids or not set(ids) <= set(known):
+    if not build.whole_kit(options) or not ids or not set(ids) <= set(known):
         return {}, None
     digests = {g: kit_stamp.inputs_digest(project, g) for g in ids}
+    if options.force:
+        return digests, None
     totals = [kit_stamp.up_to_date(project, g, digests[g]) for g in ids]
     return digests, None if None in totals else sum(t or 0 for t in totals)
 

@@ -285,7 +285,9 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
             line = t["rulebook_line"].format(file=Path(r["path"]).name, pages=r["pages"])
             story.append(_p(line, st["body"]))
     versions = other_versions(manifest, lang, paper)
-    described = [f"{folder}/ ({t['exports'][fmt]})" for fmt, folder in versions if fmt in t["exports"]]
+    described = [
+        f"{folder}/ ({t['exports'][fmt]})" for fmt, folder in versions if fmt in t["exports"]
+    ]
     if described:  # one short paragraph under the table: the guide should stay one sheet
         story.append(Spacer(1, 1.5 * MM))
         story.append(_p(f"{t['exports_title']} " + "; ".join(described) + ".", st["small"]))

@@ -132,6 +132,18 @@ def test_any_change_takes_the_ordinary_path(stamped, change):
     assert _built(run_pnp(stamped, "print", check=True)) == (0, 1)
 
 
+def test_a_forced_whole_kit_build_is_stamped_too(stamped):
+    stamp = stamped / "output/.pnp-cache/mini.stamp"
+    stamp.unlink()
+    assert _built(run_pnp(stamped, "print", "--force", check=True)) == (1, 1)
+    assert stamp.is_file()
+    # a partial run leaves no stamp (it builds only some files); the next whole-kit run stamps
+    assert _built(run_pnp(stamped, "print", "--paper", "a4", check=True)) == (0, 1)
+    assert not stamp.exists()
+    assert _built(run_pnp(stamped, "print", check=True)) == (0, 1)
+    assert stamp.is_file()
+
+
 def test_options_and_force_never_use_the_stamp(stamped, monkeypatch):
     _no_loading(monkeypatch)
     for args in (["--force"], ["--paper", "a4"], ["--export", "sheets"], ["--duplex", "long-edge"]):
