@@ -730,12 +730,15 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
                 fsio.write_bytes(path, data)
             except OSError as exc:
                 raise write_error(exc, path) from None
-        written[game] = [f["path"] for f in manifest["files"]]
+        # every file of every target (a tts job's pictures too, which the manifest names inside
+        # their entry), then each file the manifest lists (the guides)
+        files = [rel for t in listed for rel in t.files] + [f["path"] for f in manifest["files"]]
+        written[game] = list(dict.fromkeys(files))
     return {
         "built": len(todo),
         "total": sum(len(t) for t in plans.values()),
         "totals": {game: len(targets) for game, targets in plans.items()},
-        "files": written,  # by game: every file of its manifest
+        "files": written,  # by game: every file its targets and guides wrote
     }
 
 

@@ -5,12 +5,12 @@ last whole-kit build has nothing to do, yet finding that out the long way means 
 content model, planning every target and hashing every output: most of a second, spent
 mostly importing pydantic, Jinja and ReportLab. So a successful whole-kit build leaves a stamp
 (`output/.pnp-cache/<game>.stamp`): a digest of everything the game's build can read (every
-file of its game folder and of templates/ that a build reads, pnp's own code and data, the
-project folder) and the size and modification time of every file it wrote, the build record
-and the manifest included. The next plain `pnp print` compares both before importing anything
-else; any difference, or no stamp, takes the ordinary path, which checks and rebuilds as
-before. A game with a draft language is never stamped: its check decides, each time, which
-drafts build.
+file of its game folder and of templates/ that a build reads, pnp's own code, data and
+templates, the project folder) and the size and modification time of every file it wrote, the
+build record and the manifest included. The next plain `pnp print` compares both before
+importing anything else; any difference, or no stamp, takes the ordinary path, which checks
+and rebuilds as before. A game with a draft language is never stamped: its check decides,
+each time, which drafts build.
 """
 
 from __future__ import annotations
@@ -35,17 +35,17 @@ def path(project: Project, game: str) -> Path:
 def inputs_digest(project: Project, game: str) -> str:
     """Everything a build of `game` can read, by content (big files by size and time)."""
     h = hashlib.sha256(f"{FORMAT}\0{code_digest()}\0{project.root.resolve()}\0{game}".encode())
-    for label, root in (
-        ("game", project.game_dir(game)),
-        ("templates", project.templates),
-        ("pnp-guide", _OWN_GUIDE),  # pnp's own guide words, for a project without its own
-    ):
+    folders = [("game", project.game_dir(game)), ("templates", project.templates)]
+    if project.templates.resolve() != _OWN_TEMPLATES:
+        # pnp's own templates: the words and languages a project without its own falls back on
+        folders.append(("pnp-templates", _OWN_TEMPLATES))
+    for label, root in folders:
         h.update(f"\0{label}\0".encode())
         digest_tree(h, root)
     return h.hexdigest()
 
 
-_OWN_GUIDE = Path(__file__).resolve().parents[1] / "templates" / "guide"
+_OWN_TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 
 
 def _stat(file: Path) -> list[int] | None:

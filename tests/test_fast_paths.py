@@ -18,6 +18,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import ROOT, run_pnp, spawn_pnp
@@ -130,6 +131,26 @@ def test_any_change_takes_the_ordinary_path(stamped, change):
         assert "gamma" in reader.__wrapped__(pdf).pages[0].extract_text()
     # and the kit is stamped again: the next print answers from the stamp
     assert _built(run_pnp(stamped, "print", check=True)) == (0, 1)
+
+
+def test_a_file_named_inside_a_manifest_entry_is_watched_too(make_project):
+    """A Tabletop Simulator deck's pictures are listed inside its entry, not as files of their
+    own: deleting one still takes the ordinary path, which writes it again."""
+    files = dict(FILES)
+    files[f"{GAME}/game.yaml"] = (
+        "id: mini\ntitle: Mini\nlanguages: [en]\nprint: {papers: [a4], exports: [sheets, tts]}\n"
+    )
+    root = make_project(files)
+    run_pnp(root, "print", check=True)
+    manifest = json.loads((root / "output/mini/build-manifest.json").read_text())
+    (tts,) = [f for f in manifest["files"] if f.get("format") == "tts"]
+    picture = root / tts["images"][0]
+    assert picture.is_file() and picture.name not in {
+        Path(f["path"]).name for f in manifest["files"]
+    }
+    picture.unlink()
+    assert _built(run_pnp(root, "print", check=True))[0] == 1
+    assert picture.is_file()
 
 
 def test_a_forced_whole_kit_build_is_stamped_too(stamped):
