@@ -37,8 +37,8 @@ def inputs_digest(project: Project, game: str) -> str:
     h = hashlib.sha256(f"{FORMAT}\0{code_digest()}\0{project.root.resolve()}\0{game}".encode())
     folders = [("game", project.game_dir(game)), ("templates", project.templates)]
     if project.templates.resolve() != _OWN_TEMPLATES:
-        # pnp's own templates: the words and languages a project without its own falls back on
-        folders.append(("pnp-templates", _OWN_TEMPLATES))
+        # pnp's own templates that a project without its own falls back on
+        folders += [(f"pnp-{name}", _OWN_TEMPLATES / name) for name in FALLBACKS]
     for label, root in folders:
         h.update(f"\0{label}\0".encode())
         digest_tree(h, root)
@@ -46,6 +46,7 @@ def inputs_digest(project: Project, game: str) -> str:
 
 
 _OWN_TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+FALLBACKS = ("guide", "languages")  # guide.DEFAULT_TEXTS, languages.BUNDLED
 
 
 def _stat(file: Path) -> list[int] | None:
