@@ -129,17 +129,17 @@ def rulebook_files(manifest: dict, lang: str, paper: str) -> list[dict]:
 def other_versions(manifest: dict, lang: str, paper: str) -> list[tuple[str, str]]:
     """The export folders of one language (and paper) besides the duplex sheets, in the order
     the manifest lists them: (format, folder relative to the language's folder)."""
-    out: dict[str, str] = {}
+    found: dict[tuple[str, str], None] = {}  # in order, once each
     for f in manifest["files"]:
         if f.get("kind") != "export" or f.get("lang") != lang or f.get("format") == "sheets":
             continue
         if f.get("paper") not in (None, paper):
             continue
-        parts = Path(f["path"]).parts
-        where = parts.index(lang) + 1 if lang in parts else len(parts) - 1
-        folder = parts[where] if where < len(parts) - 1 else ""
-        out.setdefault(f"{f['format']}\0{folder}", folder)
-    return [(key.split("\0")[0], folder) for key, folder in out.items()]
+        parts = Path(f["path"]).parts  # output/<game>/<lang>/<folder>/...
+        where = parts.index(lang) + 1 if lang in parts else len(parts)
+        if where < len(parts) - 1:  # a file in a folder of its format's
+            found[(f["format"], parts[where])] = None
+    return list(found)
 
 
 def guide_inputs(manifest: dict, lang: str, paper: str) -> list[dict]:

@@ -741,13 +741,18 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = epoch or "946684800"  # 2000-01-01
     try:
-        page = HTML(
-            string=html,
-            base_url=(content.project.templates / "rulebook").as_uri() + "/",
-            url_fetcher=fetcher,
-        )
-        document = page.render()
-        document = _without_a_near_empty_last_page(page, document)
+
+        def lay_out(extra_css: str = ""):
+            # an extra rule goes in as the book's own last stylesheet (author origin, after
+            # rulebook.css): it outranks the plain @page rule, not the named pages (the cover)
+            text = html.replace("</head>", f"<style>{extra_css}</style></head>", 1)
+            return HTML(
+                string=text if extra_css else html,
+                base_url=(content.project.templates / "rulebook").as_uri() + "/",
+                url_fetcher=fetcher,
+            ).render()
+
+        document = _without_a_near_empty_last_page(lay_out, lay_out())
         if fetcher.guard.refused:  # WeasyPrint may log a failed fetch and carry on: we do not
             raise fetcher.guard.refused[0]
         with fsio.atomic_path(out_path) as tmp:
@@ -772,17 +777,14 @@ NEAR_EMPTY = 0.2
 TIGHTER_BOTTOMS_MM = (15, 13)
 
 
-def _without_a_near_empty_last_page(page, document):
-    """`document`, or a layout of the same HTML with a smaller bottom margin when that saves
-    a last page that holds only a line or two (a heading and one bullet, a version line)."""
+def _without_a_near_empty_last_page(lay_out, document):
+    """`document`, or a layout of the same HTML with a smaller bottom margin on the pages of
+    the rules (`lay_out(extra_css)`; the cover and the contents keep theirs) when that saves a
+    last page that holds only a line or two (a heading and one bullet, a version line)."""
     if len(document.pages) < 3 or last_page_fill(document) >= NEAR_EMPTY:
         return document
-    from weasyprint import CSS
-
     for bottom in TIGHTER_BOTTOMS_MM:
-        # !important: the book's own @page rule would win over an added stylesheet
-        rule = f"@page {{ margin-bottom: {bottom}mm !important }}"
-        tighter = page.render(stylesheets=[CSS(string=rule)])
+        tighter = lay_out(f"@page {{ margin-bottom: {bottom}mm }}")
         if len(tighter.pages) < len(document.pages):
             return tighter
     return document

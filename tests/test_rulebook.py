@@ -596,9 +596,13 @@ def _pages_for(paragraphs: int, then_on_a_new_page: int = 0) -> tuple[int, float
     """Pages as laid out, how full the last one is, and pages after the near-empty rule."""
     from weasyprint import HTML
 
-    page = HTML(string=_book(paragraphs, then_on_a_new_page))
-    document = page.render()
-    kept = rulebook._without_a_near_empty_last_page(page, document)
+    html = _book(paragraphs, then_on_a_new_page)
+
+    def lay_out(extra_css: str = ""):
+        return HTML(string=html.replace("</head>", f"<style>{extra_css}</style></head>")).render()
+
+    document = lay_out()
+    kept = rulebook._without_a_near_empty_last_page(lay_out, document)
     return len(document.pages), rulebook.last_page_fill(document), len(kept.pages)
 
 
