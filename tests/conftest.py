@@ -100,7 +100,7 @@ def only_languages(root: Path, game: str, languages: list[str]) -> None:
 
 def run_pnp(root: Path, *args: str, check: bool = False) -> subprocess.CompletedProcess:
     """`pnp --root ROOT ARGS...` in this process (see the module docstring)."""
-    from generator import cli
+    from generator.commands import cli
 
     out, err = io.StringIO(), io.StringIO()
     argv = ["--root", str(root), *args]

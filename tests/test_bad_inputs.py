@@ -13,7 +13,7 @@ import yaml
 from conftest import ROOT, run_pnp
 
 from generator.errors import ContentError
-from generator.yamlload import load_yaml
+from generator.load.yamlload import load_yaml
 
 CORPUS = Path(__file__).resolve().parent / "bad_inputs"
 CASES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir() and p.name[:2].isdigit())

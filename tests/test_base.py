@@ -7,9 +7,10 @@ import os
 
 import pytest
 
-from generator import fsio, model_cache, session
-from generator.content import load_game
-from generator.project import Project
+from generator import fsio, session
+from generator.load import model_cache
+from generator.load.content import load_game
+from generator.load.project import Project
 
 MINI = {
     "content/mini/game.yaml": "id: mini\ntitle: Mini\nlanguages: [en]\nprint: {papers: [a4]}\n",
@@ -95,8 +96,9 @@ def test_model_cache_hits_for_the_same_files_and_misses_after_an_edit(make_proje
 def test_model_cache_brings_the_validated_layouts_and_misses_after_a_layout_edit(
     make_project, monkeypatch
 ):
-    from generator import boxes, validation
-    from generator.layouts import game_store
+    from generator.load import validation
+    from generator.load.layouts import game_store
+    from generator.render import boxes
 
     root = make_project(MINI)
     project = Project(root)
@@ -109,7 +111,7 @@ def test_model_cache_brings_the_validated_layouts_and_misses_after_a_layout_edit
         validated.append(model)
         return real(model, raw, file, *args, **kwargs)
 
-    monkeypatch.setattr("generator.layouts.validate", spy)
+    monkeypatch.setattr("generator.load.layouts.validate", spy)
     with session.new():
         content = load_game(project, "mini")
         layout = game_store(project, content.dir).get("mini/card")
@@ -136,7 +138,7 @@ def test_model_cache_lives_outside_the_project_and_can_be_turned_off(make_projec
 def test_string_digests_are_kept_per_file_and_languages_and_a_damaged_one_is_recomputed(
     make_project,
 ):
-    from generator import inputs
+    from generator.build import keys as inputs
 
     root = make_project(MINI)
     project = Project(root)

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from generator import boxes
-from generator.boxes import KINDS, Layout, readme_table
-from generator.boxes.base import ORDER
+from generator.render import boxes
+from generator.render.boxes import KINDS, Layout, readme_table
+from generator.render.boxes.base import ORDER
 
 
 def test_readme_box_table_is_the_registry():
@@ -59,7 +59,7 @@ def test_draw_and_check_walk_the_same_boxes(games):
     (the same rectangle, bleed and rotation included), repeat cells too."""
     from reportlab.pdfgen.canvas import Canvas
 
-    from generator.render import FaceRenderer
+    from generator.render.engine import FaceRenderer
 
     seen: dict[str, list] = {"draw": [], "check": []}
     originals = [(k, k.draw, k.check) for k in ORDER]
@@ -100,7 +100,7 @@ def _round(r):
 
 @pytest.fixture
 def games():
-    from generator.content import load_game
-    from generator.project import Project
+    from generator.load.content import load_game
+    from generator.load.project import Project
 
     return [load_game(Project(ROOT), g) for g in ("dogfight", "red-code", "the-hunt-begins")]

@@ -17,9 +17,10 @@ import pytest
 from conftest import ROOT, run_pnp
 from PIL import Image
 
-from generator import build, cli
-from generator.content import load_game
-from generator.project import Project
+from generator.build import run as build
+from generator.commands import cli
+from generator.load.content import load_game
+from generator.load.project import Project
 
 
 def _pnp(root: Path, *args: str) -> int:

@@ -47,16 +47,17 @@ def test_the_tutorial_runs_as_written(tmp_path):
 
 
 def test_the_reference_is_written_from_the_models():
-    from generator.reference import reference
+    from generator.commands.reference import reference
 
     on_disk = (DOCS / "reference.md").read_text(encoding="utf-8")
     assert on_disk == reference(), (
-        "docs/reference.md is out of date: python -m generator.reference > docs/reference.md"
+        "docs/reference.md is out of date: "
+        "python -m generator.commands.reference > docs/reference.md"
     )
 
 
 def test_every_box_kind_and_content_file_is_in_the_reference():
-    from generator.boxes import ORDER
+    from generator.render.boxes import ORDER
 
     text = (DOCS / "reference.md").read_text(encoding="utf-8")
     for kind in ORDER:

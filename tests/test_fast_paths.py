@@ -1,9 +1,9 @@
 """What lets a command skip work without changing what it writes.
 
-- The kit stamp (generator/kit_stamp.py): a plain `pnp print` of a game nothing touched since
+- The kit stamp (generator/build/stamp.py): a plain `pnp print` of a game nothing touched since
   its last whole-kit build answers from the stamp, loading nothing; any change to an input or
   an output, any print option, --force or a draft language takes the ordinary path.
-- The font cache (generator/font_cache.py): a font read back from the user's cache folder is
+- The font cache (generator/cache/font_cache.py): a font read back from the user's cache folder is
   the font ReportLab would parse, attribute by attribute, and draws the same PDF.
 - The exit (cli.leave): the `pnp` command leaves without tearing the interpreter down, yet says
   everything, runs the exit handlers and waits for a running thread.
@@ -55,7 +55,7 @@ def stamped(make_project):
 
 def _no_loading(monkeypatch):
     """Make any load of a game fail: a print that still succeeds answered from the stamp."""
-    from generator import content
+    from generator.load import content
 
     def refuse(*args, **kwargs):
         raise AssertionError("the game was loaded")
@@ -107,7 +107,7 @@ def test_any_change_takes_the_ordinary_path(stamped, change):
     else:
         (stamped / "output/.pnp-cache/mini.stamp").write_text('{"format": 1, "inputs"')
     loaded = []
-    from generator import content
+    from generator.load import content
 
     real = content.load_game
 
@@ -201,7 +201,7 @@ FONT = ROOT / "templates/fonts/PnPGothic-Bold.ttf"
 def test_a_cached_font_is_the_font_reportlab_parses(tmp_path, monkeypatch):
     from reportlab.pdfbase.ttfonts import TTFont
 
-    from generator import font_cache
+    from generator.cache import font_cache
 
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path))
     data = FONT.read_bytes()
@@ -250,7 +250,7 @@ def _pdf(font) -> bytes:
 
 def test_fonts_are_cached_by_content(tmp_path, monkeypatch):
     """A font file edited in place (same name, other bytes) is never answered by its old entry."""
-    from generator import font_cache
+    from generator.cache import font_cache
 
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path))
     regular = (ROOT / "templates/fonts/PnPGothic-Regular.ttf").read_bytes()
@@ -276,7 +276,7 @@ def test_leave_says_everything_and_runs_the_exit_handlers():
     its exit code and the exit handlers all still come out."""
     result = _python(
         "import atexit, sys\n"
-        "from generator.cli import leave\n"
+        "from generator.commands.cli import leave\n"
         "atexit.register(lambda: sys.stderr.write('handler ran\\n'))\n"
         "sys.stdout.write('x' * 200_000 + 'end')\n"
         "leave(3)\n"
@@ -289,7 +289,7 @@ def test_leave_says_everything_and_runs_the_exit_handlers():
 def test_leave_waits_for_a_running_thread_as_an_ordinary_exit_does():
     result = _python(
         "import threading, time, sys\n"
-        "from generator.cli import leave\n"
+        "from generator.commands.cli import leave\n"
         "def late():\n"
         "    time.sleep(0.3)\n"
         "    sys.stdout.write('thread finished')\n"

@@ -15,9 +15,9 @@ import pytest
 from conftest import ROOT, run_pnp
 
 from generator.check import check_game
-from generator.content import load_game
 from generator.errors import ContentError
-from generator.project import Project
+from generator.load.content import load_game
+from generator.load.project import Project
 
 
 @pytest.fixture(scope="module")

@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 
 from generator import session
 from generator.check import check_game
-from generator.content import load_game
 from generator.errors import ContentError
-from generator.project import Project
+from generator.load.content import load_game
+from generator.load.project import Project
 
 EXAMPLES = int(os.environ.get("PNP_FUZZ_EXAMPLES", "25"))
 DERANDOMIZE = "PNP_FUZZ_EXAMPLES" not in os.environ

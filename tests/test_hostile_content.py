@@ -29,7 +29,7 @@ def hook(event, args):
     elif event in ("subprocess.Popen", "os.exec", "os.posix_spawn", "os.spawn", "os.system"):
         log.write("EXEC " + event + " " + repr(args)[:200] + "\n")
 sys.addaudithook(hook)
-from generator.cli import main
+from generator.commands.cli import main
 sys.exit(main(sys.argv[2:]))
 """
 

@@ -12,10 +12,10 @@ import yaml
 from conftest import ROOT, copy_project, run_pnp
 from pypdf import PdfReader
 
-from generator.content import load_game
 from generator.i18n import po as po_mod
 from generator.i18n.segments import all_segments
-from generator.project import Project
+from generator.load.content import load_game
+from generator.load.project import Project
 
 GAMES = sorted(p.name for p in (ROOT / "content").iterdir() if (p / "game.yaml").exists())
 
@@ -287,8 +287,9 @@ def _with_languages(root: Path, languages: str) -> None:
 
 
 def test_a_complete_draft_builds_with_a_draft_mark(dogfight_copy, tmp_path):
-    from generator import rulebook, sheets
     from generator.i18n import drafts
+    from generator.impose import sheets
+    from generator.rulebook import book as rulebook
 
     _with_languages(dogfight_copy, "languages: [es, en, ko, {fr: draft}]")
     content = load_game(Project(dogfight_copy), "dogfight")

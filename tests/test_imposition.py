@@ -6,7 +6,7 @@ import pytest
 import yaml
 from conftest import ROOT
 
-from generator import impose
+from generator.impose import grid as impose
 from generator.units import MM, parse_length
 
 PAPERS = {

@@ -17,10 +17,11 @@ import pytest
 from conftest import copy_project, run_pnp, shared_build
 from pdfutil import crop_mm, ink, render
 
-from generator import impose, rulebook
-from generator.content import load_game
 from generator.errors import ContentError
-from generator.project import Project
+from generator.impose import grid as impose
+from generator.load.content import load_game
+from generator.load.project import Project
+from generator.rulebook import book as rulebook
 from generator.units import MM as PT_PER_MM
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from conftest import ROOT
 
-from generator import languages
 from generator.check.numbers import find_numbers
+from generator.load import languages
 
 CODES = {"es", "en", "ko", "fr"}
 

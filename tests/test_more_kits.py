@@ -8,8 +8,8 @@ import pytest
 import yaml
 from conftest import ROOT
 
-from generator.content import load_game
-from generator.project import Project
+from generator.load.content import load_game
+from generator.load.project import Project
 
 ISSUE_COUNTS = {
     "sub-zero": {

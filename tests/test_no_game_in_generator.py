@@ -23,7 +23,8 @@ from pathlib import Path
 import yaml
 from conftest import ROOT
 
-from generator import boxes, model
+from generator.load import model
+from generator.render import boxes
 
 _REGEX_META = re.compile(r"[\[\]?*+|(){}]")
 RE_FUNCS = {

@@ -17,11 +17,11 @@ from conftest import copy_project, shared_build
 from fontTools.ttLib import TTFont
 from pdfutil import font_is_embedded, fonts, reader
 
-from generator import rulebook
-from generator.content import load_game
 from generator.errors import ContentError
-from generator.project import Project
-from generator.rules_source import parse_rules
+from generator.load.content import load_game
+from generator.load.project import Project
+from generator.load.rules_source import parse_rules
+from generator.rulebook import book as rulebook
 
 MM = 72 / 25.4
 LANGS = ("es", "en", "ko")
@@ -115,7 +115,7 @@ def test_component_list_shows_the_manifest_counts(dogfight, lang):
     content, built = dogfight
     path, _ = built[lang]
     text = norm(" ".join(page_texts(path)))
-    from generator.templating import localize
+    from generator.load.templating import localize
 
     for comp in content.components:
         count = content.manifest.entry(comp.id).count
@@ -399,7 +399,7 @@ Las recompensas rojas:
 
 def test_fetcher_refuses_and_render_reports_it(game, tmp_path, monkeypatch):
     """A file URL outside the allowed folders stops the render with a ContentError."""
-    from generator import rulebook_data
+    from generator.rulebook import data as rulebook_data
 
     def evil(self, *args, **kwargs):
         return self.blocks.add('<img src="file:///etc/passwd">', "figure")
@@ -412,7 +412,7 @@ def test_fetcher_refuses_and_render_reports_it(game, tmp_path, monkeypatch):
 
 
 def test_keep_words_keeps_markup_nested():
-    from generator.markup import keep_words
+    from generator.rulebook.markup import keep_words
 
     out = keep_words("<p><strong>보상</strong>을 받습니다 and Latin words</p>")
     assert out == (
@@ -556,7 +556,7 @@ def test_red_code_rulebook_prints_its_data(tmp_path):
     result = rulebook.render_rulebook(content, "es", "a4", out)
     assert result["overflows"] == []
     text = norm(" ".join(page_texts(out)))
-    from generator.templating import localize
+    from generator.load.templating import localize
 
     manifest = content.manifest
     for cid in manifest.components:

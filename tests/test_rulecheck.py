@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, run_pnp
 
-from generator import pdflint
-from generator.pdfform import end_form
+from generator.build import pdflint
+from generator.render.pdfform import end_form
 
 GAME = "mini"
 
@@ -248,9 +248,10 @@ def test_lint_finds_unembedded_and_foreign_fonts(tmp_path):
 
 def test_a_pdf_failing_the_lint_is_not_committed(mini, monkeypatch):
     """The build writes into a temporary file, lints it, and only then renames it."""
-    from generator import build, fsio
+    from generator import fsio
+    from generator.build import run as build
     from generator.errors import ContentError
-    from generator.project import Project
+    from generator.load.project import Project
 
     def broken(tmp: Path, allowed=None):
         return [pdflint.Problem(1, "page", "ExtGState /gRLs9 is used but not defined")]
@@ -270,7 +271,7 @@ def test_a_pdf_failing_the_lint_is_not_committed(mini, monkeypatch):
 def test_print_stops_on_a_pdf_structure_problem_and_writes_no_pdf(mini):
     plugin = mini / "sitecustomize.py"  # makes the lint fail inside the pnp process
     plugin.write_text(
-        "from generator import pdflint\n"
+        "from generator.build import pdflint\n"
         "pdflint.lint = lambda path, allowed=None: "
         "[pdflint.Problem(1, 'page', 'ExtGState /gRLs0 is used but not defined')]\n"
     )

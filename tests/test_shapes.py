@@ -253,8 +253,8 @@ def test_24_coins_and_6_hexes_share_one_a4_sheet(demo):
 
 
 def test_hexagonal_rows_hold_more_coins_than_a_square_grid():
-    from generator import packing
-    from generator.shapes import Outline
+    from generator.impose import packing
+    from generator.load.shapes import Outline
 
     coin = Outline("ellipse", 20 * MM, 20 * MM, name="circle", shares_cuts=False)
     band = packing.Band("coins", tuple(range(400)), coin, 3 * MM, 1.5 * MM, True, True)
@@ -269,9 +269,9 @@ def test_hexagonal_rows_hold_more_coins_than_a_square_grid():
 
 
 def test_abutting_hexes_share_one_cut():
-    from generator import packing
-    from generator.model import ShapeSpec
-    from generator.shapes import outline_of
+    from generator.impose import packing
+    from generator.load.model import ShapeSpec
+    from generator.load.shapes import outline_of
 
     hexagon = outline_of(ShapeSpec(kind="hexagon"), (57.735 * MM, 50 * MM))
     band = packing.Band("hexes", tuple(range(6)), hexagon, 3 * MM, 0.0, False, True)
@@ -328,7 +328,7 @@ def test_no_crop_mark_or_cut_line_outside_the_used_cells_of_a_part_filled_sheet(
 
 
 def test_the_sheet_label_is_never_struck_by_a_mark(demo):
-    from generator import impose
+    from generator.impose import grid as impose
 
     # Marks at x = 30 and 120 cross the label strip: the label takes the widest free stretch.
     strip = impose.Rect(5 * MM, 5 * MM, 200 * MM, 6 * MM)
@@ -403,9 +403,9 @@ def test_seed_games_fit_their_sheet_targets(built, game, most):
 def test_a_rulebook_figure_of_a_round_token_is_clipped_to_its_circle(demo, tmp_path):
     from PIL import Image
 
-    from generator.content import load_game
-    from generator.figures import FaceCache
-    from generator.project import Project
+    from generator.load.content import load_game
+    from generator.load.project import Project
+    from generator.rulebook.figures import FaceCache
 
     root, _ = demo
     content = load_game(Project(root), "demo")
@@ -424,7 +424,7 @@ def test_a_rulebook_figure_of_a_round_token_is_clipped_to_its_circle(demo, tmp_p
 
 
 def test_registration_marks_sit_off_the_play_area_and_seams_miss_text():
-    from generator import impose
+    from generator.impose import grid as impose
 
     a4 = (210 * MM, 297 * MM)
     face = (360 * MM, 360 * MM)
@@ -448,9 +448,9 @@ def test_registration_marks_sit_off_the_play_area_and_seams_miss_text():
 
 
 def test_the_face_preview_of_a_round_token_is_clipped_to_its_circle_plus_bleed(demo):
-    from generator.content import load_game
-    from generator.face import face_pdf, find_face, rasterise
-    from generator.project import Project
+    from generator.commands.face import face_pdf, find_face, rasterise
+    from generator.load.content import load_game
+    from generator.load.project import Project
 
     root, _ = demo
     content = load_game(Project(root), "demo")

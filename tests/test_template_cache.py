@@ -1,4 +1,4 @@
-"""The compiled-template cache (generator/template_cache.py): Jinja templates compiled by one
+"""The compiled-template cache (generator/cache/template_cache.py): Jinja templates compiled by one
 command are read back by the next, keyed by their source; a changed source, a changed pnp and a
 corrupt file never give stale or broken code."""
 
@@ -9,8 +9,10 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from generator import rulebook, template_cache, templating
+from generator.cache import template_cache
 from generator.errors import ContentError
+from generator.load import templating
+from generator.rulebook import book as rulebook
 
 
 @pytest.fixture

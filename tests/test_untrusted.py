@@ -348,7 +348,7 @@ def test_ctrl_c_stops_a_parallel_build_promptly(tmp_path):
 _STOP_AT_WRITE = """
 import os, sys, tempfile
 import generator.fsio as fsio
-from generator import build
+from generator.build import run as build
 real = tempfile.mkstemp
 def mkstemp(*args, **kw):
     fd, name = real(*args, **kw)
@@ -357,7 +357,7 @@ def mkstemp(*args, **kw):
         raise {stop}
     return fd, name
 fsio.tempfile = type("T", (), {{"mkstemp": staticmethod(mkstemp)}})
-from generator.cli import main
+from generator.commands.cli import main
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -589,8 +589,8 @@ def test_brackets_nested_past_the_limit_are_refused_before_jinja_parses_them():
     """Jinja's parser recurses once per bracket: 60 levels are refused up front (limits.yaml,
     jinja.nesting), without reaching Python's recursion limit; 40 still compile, and brackets
     in the prose around the tags (a ":(") are not counted."""
-    from generator import templating
     from generator.errors import ContentError
+    from generator.load import templating
 
     deep = "{{ " + "(" * 60 + "1" + ")" * 60 + " }}"
     with pytest.raises(ContentError, match="too deeply"):

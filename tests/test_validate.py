@@ -13,8 +13,8 @@ import pytest
 from conftest import ROOT, run_pnp
 
 from generator.check import check_game
-from generator.content import load_game
-from generator.project import Project
+from generator.load.content import load_game
+from generator.load.project import Project
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "validate"
 SEEDS = ROOT.parent / "shared" / "seeds"

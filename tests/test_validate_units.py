@@ -14,7 +14,7 @@ from generator.check.numbers import find_numbers
 from generator.check.terms import index, normalize
 from generator.check.text import Item
 from generator.errors import Finding
-from generator.glossary import load_glossary
+from generator.load.glossary import load_glossary
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "validate"
 RED = load_glossary(FIXTURES / "red-code")

@@ -26,10 +26,10 @@ from typing import Any
 
 from generator.check import bleed, languages
 from generator.check.shapes import check_shapes
-from generator.content import GameContent
 from generator.errors import ContentError, Finding, rel
 from generator.i18n import drafts
-from generator.render import FaceRenderer
+from generator.load.content import GameContent
+from generator.render.engine import FaceRenderer
 
 GameCheck = Callable[[GameContent], list[Finding]]
 CHECKS: dict[str, GameCheck] = {}
@@ -130,9 +130,9 @@ def _weight(content: GameContent) -> int:
 
 def _warm(contents: list[GameContent]) -> None:
     """What every worker would otherwise load on its own: the check modules and the fonts."""
-    from generator import rulebook  # noqa: F401  # the rulebooks' dry run
     from generator.check import consistency  # noqa: F401
-    from generator.fonts import fontbook
+    from generator.render.fonts import fontbook
+    from generator.rulebook import book as rulebook  # noqa: F401  # the rulebooks' dry run
 
     for project in {c.project for c in contents}:
         with contextlib.suppress(ContentError):  # each game's check reports it
@@ -266,7 +266,7 @@ def _bleed(content: GameContent, comp) -> float:
 
 def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> list[Finding]:
     """Names printed on sheet labels (game title, component names) need glyphs too."""
-    from generator import templating
+    from generator.load import templating
 
     face = renderer.fonts.default
     texts: list[tuple[str, Any, int | None, str | None, Any]] = [

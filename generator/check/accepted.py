@@ -27,9 +27,9 @@ from pathlib import Path
 from pydantic import Field
 
 from generator.errors import ContentError, Finding, rel
-from generator.model import Strict
-from generator.validation import validate
-from generator.yamlload import YList, load_yaml
+from generator.load.model import Strict
+from generator.load.validation import validate
+from generator.load.yamlload import YList, load_yaml
 
 FILE = "accepted.yaml"
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from generator.check import counts, i18n, invariants, rulebooks, translations
 from generator.check.game import GameView
-from generator.content import GameContent
 from generator.errors import Finding
+from generator.load.content import GameContent
 
 
 def validate_game(content: GameContent) -> list[Finding]:

@@ -31,7 +31,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 
-from generator import languages
 from generator.check import text as rtext
 from generator.check.game import GameView
 from generator.check.numbers import Number, find_numbers
@@ -40,7 +39,8 @@ from generator.check.text import WORD as _WORD
 from generator.check.text import stopwords
 from generator.check.text import units as _units
 from generator.errors import Finding
-from generator.yamlload import read_text
+from generator.load import languages
+from generator.load.yamlload import read_text
 
 
 @lru_cache(maxsize=16)

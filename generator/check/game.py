@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from generator.content import GameContent
 from generator.errors import ContentError, Finding, rel
+from generator.load.content import GameContent
 
 
 @dataclass
@@ -37,7 +37,7 @@ class GameView:
 
     @cached_property
     def glossary(self):
-        from generator.glossary import load_glossary
+        from generator.load.glossary import load_glossary
 
         try:
             return load_glossary(self.content.dir)

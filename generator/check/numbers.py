@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from generator import languages
+from generator.load import languages
 
 
 @dataclass(frozen=True)

@@ -18,15 +18,15 @@ from pathlib import Path
 from generator import session
 from generator.check.game import GameView
 from generator.errors import ContentError, Finding
-from generator.rules_source import RulesSource, Section
-from generator.yamlload import load_yaml, read_text
+from generator.load.rules_source import RulesSource, Section
+from generator.load.yamlload import load_yaml, read_text
 
 # A section has a figure when it draws a face or a board, or shows an image.
 FIGURE = re.compile(r"\{\{[^}]*\b(?:figure|board|scene)\s*\(|!\[[^\]]*\]\(")
 
 
 def check(view: GameView) -> list[Finding]:
-    from generator import rulebook
+    from generator.rulebook import book as rulebook
 
     content = view.content
     if not content.rules and not content.game.rulebook.bilingual:
@@ -44,8 +44,8 @@ def check(view: GameView) -> list[Finding]:
 
 
 def _glyphs(view: GameView, run) -> list[Finding]:
-    from generator import rulebook
-    from generator.fonts import fontbook
+    from generator.render.fonts import fontbook
+    from generator.rulebook import book as rulebook
 
     try:
         face = fontbook(view.content.project.fonts).default

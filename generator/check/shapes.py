@@ -7,13 +7,13 @@ whose centre is outside it, is a finding (per item, language and box).
 
 from __future__ import annotations
 
-from generator.boxes.base import Frame, bounds, multiply
-from generator.boxes.text import extent, fit_text
-from generator.boxes.walk import walk
-from generator.content import GameContent
 from generator.errors import ContentError, Finding, rel
-from generator.render import FaceRenderer
-from generator.shapes import Point
+from generator.load.content import GameContent
+from generator.load.shapes import Point
+from generator.render.boxes.base import Frame, bounds, multiply
+from generator.render.boxes.text import extent, fit_text
+from generator.render.boxes.walk import walk
+from generator.render.engine import FaceRenderer
 from generator.units import MM
 
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from generator import languages
-from generator.glossary import Glossary
+from generator.load import languages
+from generator.load.glossary import Glossary
 
 WORDS = re.compile(r"[^\W\d_]+|\d+")
 _SPACES = re.compile(r"\s+")

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from generator import languages
 from generator.check.terms import normalize
-from generator.rules_source import JINJA, LIST_ITEM, Section
+from generator.load import languages
+from generator.load.rules_source import JINJA, LIST_ITEM, Section
 
 # The labels of translator's notes, unit words and stopwords are language data
 # (templates/languages/<code>.yaml).

@@ -27,7 +27,7 @@ from generator.check.text import WORD as _WORD
 from generator.check.text import stopwords
 from generator.check.text import units as _units
 from generator.errors import Finding
-from generator.rules_source import RulesSource, Section
+from generator.load.rules_source import RulesSource, Section
 
 IGNORED_NUMBERS = frozenset({1})
 

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from generator.exports.base import ExportContext, Exporter, Job, Outputs
 
 if TYPE_CHECKING:
-    from generator.content import GameContent
-    from generator.model import ExportSpec, PrintSettings
+    from generator.load.content import GameContent
+    from generator.load.model import ExportSpec, PrintSettings
 
 # format name -> "module:Class"; modules are imported only when their format is used.
 FORMATS: dict[str, str] = {
@@ -38,7 +38,7 @@ def exporter(name: str) -> Exporter:
 def effective(settings: PrintSettings) -> list[ExportSpec]:
     """A print block's exports; without `exports:`, what older content meant: sheets, plus
     print-shop files when `one_per_page` is true."""
-    from generator.model import ExportSpec
+    from generator.load.model import ExportSpec
 
     if settings.exports is not None:
         return list(settings.exports)

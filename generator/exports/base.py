@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from generator import fsio
-from generator.entries import file_entry, mm, page_entry, slot_entry
+from generator.impose.entries import file_entry, mm, page_entry, slot_entry
 
 if TYPE_CHECKING:
-    from generator.content import ComponentSpec, GameContent
-    from generator.model import ExportSpec, PrintSettings
+    from generator.load.content import ComponentSpec, GameContent
+    from generator.load.model import ExportSpec, PrintSettings
 
 
 __all__ = [

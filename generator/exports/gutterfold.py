@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 
-from generator import faces, impose, languages, sheets, templating
-from generator.content import ComponentSpec
 from generator.exports.base import (
     ExportContext,
     Job,
@@ -22,8 +20,12 @@ from generator.exports.base import (
     page_entry,
     slot_entry,
 )
-from generator.render import FaceRenderer, colour
-from generator.sizes import paper_size
+from generator.impose import faces, sheets
+from generator.impose import grid as impose
+from generator.load import languages, templating
+from generator.load.content import ComponentSpec
+from generator.load.sizes import paper_size
+from generator.render.engine import FaceRenderer, colour
 from generator.units import MM
 
 FOLD_DASH = [3, 2]

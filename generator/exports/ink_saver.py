@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from reportlab.lib.colors import Color, toColor
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import sheets
-from generator.boxes import Layout
 from generator.exports.base import ExportContext, Job, Outputs
 from generator.exports.sheets import plan_sheets, write_packed
+from generator.impose import sheets
+from generator.render.boxes import Layout
 
 LARGE = 0.12  # share of the face's area from which a fill counts as a background
 KEEP = 0.12  # share of the colour a lightened fill keeps (the rest is paper white)

@@ -88,7 +88,7 @@ def no_size_error(comp, sizes: list[ShopSize]) -> ContentError:
 
 def check(content) -> list:
     """Findings for png exports whose preset cannot take a component's face size."""
-    from generator.build import Options, export_plan
+    from generator.build.run import Options, export_plan
     from generator.errors import Finding
 
     findings = []

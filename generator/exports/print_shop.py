@@ -13,11 +13,13 @@ import io
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from generator import faces, impose, templating
-from generator.content import ComponentSpec, ItemSpec
-from generator.dieline import DieLayer
 from generator.exports.base import ExportContext, Job, Outputs, file_entry, page_entry, slot_entry
-from generator.render import FaceRenderer
+from generator.impose import faces
+from generator.impose import grid as impose
+from generator.impose.dieline import DieLayer
+from generator.load import templating
+from generator.load.content import ComponentSpec, ItemSpec
+from generator.render.engine import FaceRenderer
 
 ORDER_COLUMNS = ["file", "page", "component", "item", "side", "quantity"]
 

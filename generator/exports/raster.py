@@ -10,9 +10,10 @@ from dataclasses import dataclass
 import pypdfium2 as pdfium
 from PIL import Image, ImageCms
 
-from generator import faces, impose
-from generator.content import ComponentSpec, GameContent, ItemSpec
-from generator.render import FaceRenderer
+from generator.impose import faces
+from generator.impose import grid as impose
+from generator.load.content import ComponentSpec, GameContent, ItemSpec
+from generator.render.engine import FaceRenderer
 
 
 @dataclass(frozen=True)

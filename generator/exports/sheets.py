@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import packed_sheets, sheets
 from generator.exports.base import ExportContext, Job, Outputs
+from generator.impose import packed_sheets, sheets
 
 
 class Sheets:

@@ -16,10 +16,10 @@ from pathlib import Path
 
 from PIL import Image
 
-from generator import templating
-from generator.content import ComponentSpec, ItemSpec
 from generator.exports import raster
 from generator.exports.base import ExportContext, Job, Outputs, file_entry
+from generator.load import templating
+from generator.load.content import ComponentSpec, ItemSpec
 
 DEFAULT_DPI = 150  # TTS shows cards at about 500 px tall; sheets stay under 4k x 4k
 MAX_COLS, MAX_ROWS = 10, 7

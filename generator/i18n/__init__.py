@@ -1,1 +1,4 @@
-"""Translators' workflow: segments, change tracking, PO export and import."""
+"""Translators' workflow: every translatable string as a segment (segments.py), its review
+state (tracking.py), draft languages (drafts.py) and the PO round trip (po.py). The `pnp i18n`
+command itself is commands/i18n.py.
+"""

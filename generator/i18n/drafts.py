@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from generator.content import GameContent
 from generator.errors import Finding
+from generator.load.content import GameContent
 
 _RULES_FILE = re.compile(r"(?:^|/)rules/([a-z]{2})\.md$")
 

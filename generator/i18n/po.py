@@ -31,18 +31,18 @@ import yaml
 from jinja2 import meta
 from yaml.nodes import MappingNode, ScalarNode
 
-from generator import templating
-from generator.content import GameContent
 from generator.errors import ContentError, Finding
 from generator.fsio import write_bytes as atomic_write
 from generator.i18n import segments as seg_mod
 from generator.i18n import tracking
 from generator.i18n.segments import Segment, jinja_spans, strip_jinja
-from generator.rules_source import rules_files
-from generator.yamlload import read_text
+from generator.load import templating
+from generator.load.content import GameContent
+from generator.load.rules_source import rules_files
+from generator.load.yamlload import read_text
 
 if TYPE_CHECKING:
-    from generator.glossary import Glossary
+    from generator.load.glossary import Glossary
 
 PLACEHOLDER = re.compile(r"\{(\d+)\}")
 FLAG = "python-brace-format"
@@ -126,7 +126,7 @@ def _comment(glossary: Glossary | None, seg: Segment, source: str, lang: str | N
 
 def export(content: GameContent, lang: str | None, template: bool = False) -> polib.POFile:
     """A PO file of every segment for `lang` (a POT with empty msgstr when `template`)."""
-    from generator.glossary import load_glossary
+    from generator.load.glossary import load_glossary
 
     source = seg_mod.source_language(content)
     segments = seg_mod.all_segments(content)

@@ -28,9 +28,9 @@ from pathlib import Path
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from generator.content import GameContent
-from generator.rules_source import HEADING, LIST_ITEM, NUMBERED, rules_files
-from generator.yamlload import read_text, yaml_error
+from generator.load.content import GameContent
+from generator.load.rules_source import HEADING, LIST_ITEM, NUMBERED, rules_files
+from generator.load.yamlload import read_text, yaml_error
 
 LANG = re.compile(r"^[a-z]{2}$")
 NOT_TRANSLATED = {"glossary.yaml", "accepted.yaml", "manifest.yaml", "i18n-sync.yaml"}
@@ -166,7 +166,7 @@ class _Block:
 
 
 def _note(line: str) -> bool:
-    from generator.languages import note_pattern
+    from generator.load.languages import note_pattern
 
     return bool(note_pattern().match(line))
 

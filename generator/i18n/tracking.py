@@ -35,12 +35,12 @@ from typing import Literal
 import yaml
 from pydantic import Field
 
-from generator.content import GameContent
 from generator.errors import ContentError
 from generator.fsio import write_bytes as atomic_write
 from generator.i18n.segments import Segment, source_language
-from generator.model import LANG_RE, Strict
-from generator.yamlload import YDict, load_yaml
+from generator.load.content import GameContent
+from generator.load.model import LANG_RE, Strict
+from generator.load.yamlload import YDict, load_yaml
 
 FILE = "i18n-sync.yaml"
 FORMAT = "segments"

@@ -22,9 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from generator import rulebook  # noqa: E402
-from generator.content import load_game  # noqa: E402
-from generator.project import Project  # noqa: E402
+from generator.load.content import load_game  # noqa: E402
+from generator.load.project import Project  # noqa: E402
+from generator.rulebook import book as rulebook  # noqa: E402
 
 
 def weasy_alone(content, html: str, out: Path, cache: Path) -> None:

@@ -1,0 +1,84 @@
+"""Drawing one face on a canvas: what every writer of faces shares (sheets, tiles, print-shop
+pages, gutterfold pages, faces rasterised for PNG and Tabletop Simulator)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import BinaryIO
+
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.errors import ContentError
+from generator.impose import grid as impose
+from generator.load.shapes import Outline, clip_to
+from generator.render.engine import FaceRenderer
+from generator.render.pdfform import end_form
+
+
+def box(rect: impose.Rect) -> tuple[float, float, float, float]:
+    """A rectangle as PDF box corners (TrimBox, BleedBox)."""
+    return (rect.x, rect.y, rect.x + rect.w, rect.y + rect.h)
+
+
+def new_canvas(
+    path: Path | BinaryIO, size, renderer: FaceRenderer, title: str, cls: type[Canvas] = Canvas
+) -> Canvas:
+    """A canvas for faces; `cls` lets an export draw through a Canvas subclass (ink-saver)."""
+    face = renderer.fonts.default
+    # initialFontName: otherwise ReportLab puts unembedded Helvetica in every page's resources.
+    canvas = cls(
+        str(path) if isinstance(path, Path) else path,
+        pagesize=size,
+        invariant=1,
+        pageCompression=1,
+        initialFontName=face.name,
+        initialFontSize=10,
+    )
+    canvas.setTitle(title)
+    canvas.setCreator("pnp")
+    canvas.setAuthor("pnp")
+    return canvas
+
+
+def clip(canvas, rect: impose.Rect) -> None:
+    path = canvas.beginPath()
+    path.rect(rect.x, rect.y, rect.w, rect.h)
+    canvas.clipPath(path, stroke=0, fill=0)
+
+
+def draw_face(
+    canvas, renderer, layout, ctx, clip_rect, transform, w, h, bleed, outline: Outline | None = None
+) -> None:
+    """Draw a face (layout over ctx), clipped to `clip_rect`, placed by `transform`; a shaped
+    piece's face is also clipped to its outline grown by the bleed."""
+    canvas.saveState()
+    clip(canvas, clip_rect)
+    canvas.transform(*transform)
+    if outline is not None and not outline.is_rect:
+        clip_to(canvas, outline, bleed)
+    try:
+        renderer.draw(canvas, layout, ctx, w, h, bleed)
+    except ContentError as exc:
+        item = ctx.get("item", {}).get("id", "the common back")
+        where = renderer.layouts.files_of.get(layout, [None])[0]
+        exc.message = f"{exc.message} (drawing {item} with layout {layout}, {renderer.lang})"
+        exc.located(where)
+        raise
+    finally:
+        canvas.restoreState()
+
+
+def draw_common_back(
+    canvas, renderer, comp, layout, ctx, clip_rect, transform, w, h, bleed
+) -> None:
+    """A back shared by a whole component is drawn once, as a Form XObject, and reused."""
+    name = f"back-{comp.id}"
+    if not canvas.hasForm(name):
+        canvas.beginForm(name, -bleed, -bleed, w + bleed, h + bleed)
+        renderer.draw(canvas, layout, ctx, w, h, bleed)
+        end_form(canvas)  # keeps the form's ExtGState (opacity in a shared back)
+    canvas.saveState()
+    clip(canvas, clip_rect)
+    canvas.transform(*transform)
+    canvas.doForm(name)
+    canvas.restoreState()

@@ -1,0 +1,287 @@
+"""Where things live: the project root, games, templates, fonts and output; safe paths."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator import session
+from generator.errors import ContentError
+
+# Real paths of the projects in use: every file pnp reads must resolve inside one of them.
+_ROOTS: set[str] = set()
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+
+    def __post_init__(self) -> None:
+        # The project is its folder, plus wherever its templates/ really is (a designer may
+        # share one template library between projects with a symlinked templates/ folder).
+        _ROOTS.add(os.path.realpath(self.root))
+        _ROOTS.add(os.path.realpath(self.root / "templates"))
+
+    @property
+    def content(self) -> Path:
+        return self.root / "content"
+
+    @property
+    def templates(self) -> Path:
+        return self.root / "templates"
+
+    @property
+    def layouts(self) -> Path:
+        return self.templates / "layouts"
+
+    @property
+    def fonts(self) -> Path:
+        return self.templates / "fonts"
+
+    @property
+    def output(self) -> Path:
+        return self.root / "output"
+
+    def game_dir(self, game_id: str) -> Path:
+        return self.content / game_id
+
+    def game_ids(self) -> list[str]:
+        if not self.content.is_dir():
+            return []
+        return sorted(p.name for p in self.content.iterdir() if (p / "game.yaml").is_file())
+
+
+def find_project(start: Path | None = None) -> Project:
+    """The nearest folder upwards holding `content/` and `templates/` (or $PNP_ROOT)."""
+    env = os.environ.get("PNP_ROOT")
+    if env:
+        return Project(Path(env).resolve())
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "content").is_dir() and (folder / "templates").is_dir():
+            return Project(folder)
+    raise ContentError(
+        "no pnp project here (a folder with content/ and templates/)",
+        here,
+        hint="run pnp inside the project or set PNP_ROOT",
+        code="no-project",
+    )
+
+
+def inside(
+    base: Path,
+    relative: str,
+    *,
+    what: str,
+    file=None,
+    line=None,
+    key=None,
+    also: tuple[Path, ...] = (),
+) -> Path:
+    """Resolve `relative` under `base`, refusing absolute paths, `..` and escaping symlinks."""
+    known = session.current().cache("project.inside")  # art is named once per face
+    found = known.get((base, relative, also))
+    if found is not None:
+        return found
+    where = dict(file=file, line=line, key=key)
+    if not relative or "\x00" in relative:
+        raise ContentError(f"empty or invalid {what} path", code="bad-path", **where)
+    if "://" in relative or relative.startswith(("file:", "http:", "https:", "data:")):
+        raise ContentError(
+            f"{what} path '{relative}' is a URL; refused",
+            code="path-refused",
+            hint="use a file inside the game folder",
+            **where,
+        )
+    if os.path.isabs(relative) or relative.startswith("~"):
+        raise ContentError(
+            f"{what} path '{relative}' is absolute; refused",
+            code="path-refused",
+            hint="use a path relative to the game folder",
+            **where,
+        )
+    if ".." in Path(relative).parts:
+        raise ContentError(
+            f"{what} path '{relative}' leaves the game folder ('..'); refused",
+            code="path-refused",
+            hint="keep art inside the game folder",
+            **where,
+        )
+    path = base / relative
+    if not _contained(path, (base, *also)):
+        resolved = path.resolve()
+        raise ContentError(
+            f"{what} path '{relative}' resolves outside the project "
+            f"(a symlink to {resolved}); refused",
+            code="path-refused",
+            **where,
+        )
+    known[(base, relative, also)] = path
+    return path
+
+
+@session.cached
+def code_digest() -> str:
+    """A digest of pnp's own code and data, every module and YAML file of the package (limits,
+    count units): what it made is remade when they change (no list of modules to keep)."""
+    h = hashlib.sha256()
+    package = Path(__file__).resolve().parents[1]
+    for path in sorted([*package.rglob("*.py"), *package.rglob("*.yaml")]):
+        h.update(str(path.relative_to(package)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+@session.cached
+def _contained(path: Path, bases: tuple[Path, ...]) -> bool:
+    """Whether `path`, symlinks followed, stays inside one of `bases` (cached: art repeats)."""
+    resolved = path.resolve()
+    allowed = [b.resolve() for b in bases]
+    return any(resolved == a or a in resolved.parents for a in allowed)
+
+
+def _within_a_project(real: str) -> bool:
+    return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in _ROOTS)
+
+
+def _escapes(path: Path, real: str) -> bool:
+    """A path inside a project whose real location (symlinks followed) is outside every one.
+    (A path named outside any project, by a library caller, is that caller's business.)"""
+    return _within_a_project(os.path.abspath(path)) and not _within_a_project(real)
+
+
+def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
+    """The bytes of a content file, read safely: its real path (symlinks followed) must be inside
+    the project, it must be a regular file (never a FIFO, device or directory), and at most
+    `limit` bytes. Opening never blocks, and the size is checked before anything is read."""
+    from generator.limits import exceeded
+
+    real = os.path.realpath(path)
+    if _escapes(path, real):
+        raise ContentError(
+            f"{what} resolves outside the project (a symlink to {real}); refused",
+            path,
+            code="path-refused",
+            hint="keep every file the game uses inside the project folder",
+        )
+    try:
+        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except FileNotFoundError:
+        raise ContentError(f"{what} not found", path, code="missing-file") from None
+    except PermissionError:
+        raise ContentError(
+            f"{what} cannot be read (permission denied)",
+            path,
+            hint="check the file's permissions",
+            code="unreadable",
+        ) from None
+    except OSError as exc:
+        raise ContentError(
+            f"{what} cannot be opened ({exc.strerror or exc})", path, code="unreadable"
+        ) from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise ContentError(f"{what} is a directory, expected a file", path, code="not-a-file")
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a FIFO" if stat.S_ISFIFO(info.st_mode) else "a device or socket"
+            raise ContentError(
+                f"{what} is {kind}, not a regular file; refused", path, code="not-a-file"
+            )
+        if info.st_size > limit:
+            raise exceeded(f"{what} size", f"{info.st_size:,} bytes", f"{limit:,}", file=path)
+        chunks, size = [], 0
+        while size <= limit:
+            try:
+                chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            except OSError as exc:
+                if exc.errno == errno.EAGAIN:
+                    continue
+                raise ContentError(
+                    f"{what} cannot be read ({exc.strerror})", path, code="unreadable"
+                ) from None
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:  # it grew while we read it
+            raise exceeded(f"{what} size", f"over {limit:,} bytes", f"{limit:,}", file=path)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+# Kinds of file a build can use; anything else in a game folder (notes, archives, a stray video)
+# is neither read nor hashed.
+USED_SUFFIXES = frozenset(
+    {".yaml", ".yml", ".md", ".svg", ".png", ".jpg", ".jpeg", ".ttf", ".css", ".html", ".json"}
+)
+
+
+def hash_into(h, path: Path, *, name: bool = True) -> None:
+    """Add one input file to a build hash without trusting it: a symlink out of the project, a
+    FIFO or a device adds a marker instead of its bytes (it never blocks or fills memory), and a
+    file bigger than the hashing budget adds its size and time instead of being read."""
+    from generator.limits import LIMITS
+
+    if name:
+        h.update(str(path).encode())
+    real = os.path.realpath(path)
+    if _escapes(path, real):
+        h.update(b"<outside>")
+        return
+    try:
+        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except OSError:
+        h.update(b"<missing>")
+        return
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            h.update(b"<not-a-file>")
+        elif info.st_size > LIMITS.files.hashed_bytes:
+            h.update(f"<{info.st_size}:{info.st_mtime_ns}>".encode())
+        else:
+            with os.fdopen(os.dup(fd), "rb") as fh:
+                while chunk := fh.read(1 << 20):
+                    h.update(chunk)
+    except OSError:
+        h.update(b"<unreadable>")
+    finally:
+        os.close(fd)
+
+
+BIG_INPUT = 512 * 1024  # bytes: a larger input (a font, art) counts by size and modification time
+
+
+def digest_tree(h, root: Path) -> None:
+    """Add every file under `root` that a build can read to the hash `h`: its path in the
+    folder, its size, and its bytes (a big file, its modification time instead: fonts and art
+    are large and rarely edited in place). Never a FIFO, a device or a symlink out (hash_into)."""
+    for path in used_files(root):
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        h.update(f"\0{path.relative_to(root)}\0{info.st_size}\0".encode())
+        if info.st_size > BIG_INPUT:
+            h.update(str(info.st_mtime_ns).encode())
+        else:
+            hash_into(h, path, name=False)
+
+
+def used_files(folder: Path) -> list[Path]:
+    """The files under `folder` a build may read (by kind), without following symlinked folders."""
+    if not folder.is_dir():
+        return []
+    out = []
+    for dirpath, dirnames, filenames in os.walk(folder):  # os.walk does not enter symlinked dirs
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not d.startswith("."))
+        for name in sorted(filenames):
+            if Path(name).suffix.lower() in USED_SUFFIXES:
+                out.append(Path(dirpath) / name)
+    return out

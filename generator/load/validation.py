@@ -1,0 +1,71 @@
+"""Raw YAML data against the typed model: the first problem becomes one located ContentError.
+
+Shared by every loader (games, layouts, the glossary, accepted.yaml), so it lives apart from
+any of them: no loader imports another for it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from generator.errors import ContentError
+from generator.load import model
+from generator.load.yamlload import locate
+from generator.render import boxes
+
+
+def _known_keys() -> list[str]:
+    names: set[str] = set()
+    stack = [model.Strict]
+    while stack:
+        cls = stack.pop()
+        stack.extend(cls.__subclasses__())
+        for name, info in getattr(cls, "model_fields", {}).items():
+            names.add(info.alias or name)
+    return sorted(names)
+
+
+def validate(cls: type[BaseModel], raw: Any, file: Path):
+    """Validate raw YAML data; the first problem becomes a located ContentError."""
+    try:
+        return cls.model_validate(raw)
+    except ValidationError as exc:
+        # An unknown key explains a "missing" one (a typo), so report it first.
+        order = {"extra_forbidden": 0, "union_tag_invalid": 1, "missing": 3}
+        err = sorted(exc.errors(include_url=False), key=lambda e: order.get(e["type"], 2))[0]
+        kind, hint = err["type"], None
+        loc = tuple(err["loc"]) + (("kind",) if kind.startswith("union_tag") else ())
+        where_file, line, key = locate(raw, loc)
+        if kind == "extra_forbidden":
+            bad = str(err["loc"][-1])
+            message = f"unknown key '{bad}'"
+            close = difflib.get_close_matches(bad, _known_keys(), n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else "remove it or check the spelling"
+        elif kind == "union_tag_invalid":
+            tag = err.get("ctx", {}).get("tag", "?")
+            message = f"unknown box kind '{tag}'"
+            close = difflib.get_close_matches(str(tag), boxes.BOX_KINDS, n=1, cutoff=0.5)
+            hint = (
+                (f"did you mean '{close[0]}'? " if close else "")
+                + "kinds: "
+                + ", ".join(boxes.BOX_KINDS)
+            )
+        elif kind == "union_tag_not_found":
+            message, hint = "box has no 'kind'", "kinds: " + ", ".join(boxes.BOX_KINDS)
+        elif kind == "missing":
+            message = f"missing required key '{err['loc'][-1]}'"
+        else:
+            given = err.get("input")
+            shown = repr(given)
+            if len(shown) > 60:
+                shown = shown[:57] + "..."
+            message = err["msg"].replace("Value error, ", "")
+            if not isinstance(given, (dict, list)) and shown not in message:
+                message += f" (got {shown})"
+        raise ContentError(
+            message, where_file or file, line, key or None, hint, code="schema"
+        ) from None

@@ -1,0 +1,109 @@
+"""`image` (PNG/JPEG) and `svg` (an SVG template) art from the game folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import Field
+
+from generator.errors import Finding, rel
+from generator.load.project import inside
+from generator.render import art
+from generator.render.boxes.base import BoxBase, BoxKind, Placed, Rect, fit, register
+from generator.render.pdfform import end_form
+
+if TYPE_CHECKING:
+    from generator.render.engine import FaceRenderer
+
+MIN_DPI = 300
+
+
+class ImageBox(BoxBase):
+    kind: Literal["image", "svg"]
+    src: str
+    fit: Literal["contain", "cover", "stretch"] = "contain"
+    params: dict[str, str] = Field(
+        {}, description="extra variables for an SVG template (values may be templates)"
+    )
+
+
+def art_path(renderer: FaceRenderer, box: ImageBox, ctx: dict) -> Path:
+    return inside(renderer.content.dir, renderer.text(box.src, ctx), what="art")
+
+
+def svg_ctx(renderer: FaceRenderer, params: dict, ctx: dict) -> dict:
+    if not params:
+        return ctx
+    return {**ctx, **{k: renderer.text(v, ctx) for k, v in params.items()}}
+
+
+def draw(renderer: FaceRenderer, canvas, placed: Placed) -> None:
+    box, r = placed.box, placed.rect
+    path = art_path(renderer, box, placed.ctx)
+    if box.kind == "svg":
+        draw_svg(renderer, canvas, placed.ctx, r, path, box.fit, box.params)
+        return
+    raster = art.open_raster(path)
+    x, y, w, h = fit(raster.width_px, raster.height_px, r, box.fit)
+    if box.fit == "cover":
+        clip = canvas.beginPath()
+        clip.rect(r.x, r.y, r.w, r.h)
+        canvas.clipPath(clip, stroke=0, fill=0)
+    canvas.drawImage(str(path), x, y, w, h, mask="auto")
+
+
+def draw_svg(
+    renderer: FaceRenderer, canvas, ctx: dict, r: Rect, path: Path, mode: str, params: dict
+) -> None:
+    """An SVG drawn once per PDF as a Form XObject, then placed wherever it is used."""
+    text = art.svg_source(path, svg_ctx(renderer, params, ctx))
+    drawing = art.svg_drawing(text, path)
+    name = "svg" + art.digest(text)
+    if not canvas.hasForm(name):
+        from reportlab.graphics import renderPDF
+
+        # Otherwise the renderer selects Helvetica, which would sit unembedded in the PDF.
+        drawing.__dict__["initialFontName"] = renderer.fonts.default.name
+        canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
+        renderPDF.draw(drawing, canvas, 0, 0)
+        end_form(canvas)
+    x, y, w, h = fit(drawing.width, drawing.height, r, mode)
+    canvas.translate(x, y)
+    canvas.scale(w / drawing.width, h / drawing.height)
+    canvas.doForm(name)
+
+
+def check(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
+    box = placed.box
+    path = art_path(renderer, box, placed.ctx)
+    if box.kind == "svg":
+        art.svg_check(art.svg_source(path, svg_ctx(renderer, box.params, placed.ctx)), path)
+        return []
+    raster = art.open_raster(path)
+    _, _, w, h = fit(raster.width_px, raster.height_px, placed.rect, box.fit)
+    dpi = min(raster.width_px / (w / 72), raster.height_px / (h / 72))
+    if dpi < MIN_DPI - 0.5:
+        return [
+            placed.finding(
+                "warning",
+                "low-dpi",
+                f"{rel(path, renderer.content.project.root)} prints at {dpi:.0f} dpi",
+                hint=f"supply at least {MIN_DPI} dpi at the placed size "
+                f"({w / 72 * MIN_DPI:.0f}x{h / 72 * MIN_DPI:.0f} px)",
+            )
+        ]
+    return []
+
+
+KIND = register(
+    BoxKind(
+        names=("image", "svg"),
+        model=ImageBox,
+        draw=draw,
+        check=check,
+        keys="`image`: src (PNG/JPEG in the game folder); `svg`: src (an SVG, which may use "
+        "`{{ }}` over the item's data) and params (extra variables); both: fit "
+        "contain/cover/stretch",
+    )
+)

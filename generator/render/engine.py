@@ -1,0 +1,152 @@
+"""Draw one face (a card, a board, a token...) from a layout, or check it without drawing.
+
+Coordinates: layouts measure x, y from the face's top-left; the canvas given to `draw` has its
+origin at the face's bottom-left trim corner, in points. One engine serves every kind of face:
+the walk (boxes/walk.py) places each box once, and the box's kind (boxes/<kind>.py) draws or
+checks it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import StrictUndefined
+
+from generator.errors import ContentError, Finding
+from generator.load import templating
+from generator.load.content import ComponentSpec, GameContent, ItemSpec
+from generator.load.layouts import LayoutStore, game_store
+from generator.load.project import inside
+from generator.render.boxes import KINDS
+from generator.render.boxes.base import Frame, Placed, Rect, colour
+from generator.render.boxes.walk import box_finding, raise_error, walk
+from generator.render.fonts import FontBook, fontbook
+
+__all__ = ["Contexts", "FaceRenderer", "Rect", "colour"]
+
+
+class Contexts:
+    """What templates see, per item: game data, component data, item data (innermost wins).
+    Needs no fonts, so a cached rulebook picture can find its file without loading any."""
+
+    def __init__(self, content: GameContent, lang: str):
+        self.content = content
+        self.lang = lang
+        self.languages = content.languages
+        self._game_ctx = templating.localize(dict(content.game.data), lang, self.languages)
+
+    def context(self, comp: ComponentSpec, item: ItemSpec | None) -> dict[str, Any]:
+        try:
+            ctx = dict(self._game_ctx)
+            ctx.update(templating.localize(comp.model.data, self.lang, self.languages))
+            if item is not None:
+                ctx.update(templating.localize(item.data, self.lang, self.languages))
+                ctx["item"] = {"id": item.id, "count": item.count}
+            ctx["component"] = {"id": comp.id, "name": templating.pick(comp.model.name, self.lang)}
+            ctx["lang"] = self.lang
+            # Data strings may themselves be templates over the item's data (an effect text
+            # "Hace {{ damage }} daño"), so the card and the rulebook share one source.
+            # A common back has no item: a per-item text is simply not available there.
+            return templating.render_data(ctx, on_error=None if item is not None else _no_item)
+        except ContentError as exc:
+            where = (item.file, item.line) if item else (comp.file, None)
+            raise exc.located(*where) from None
+
+
+def _no_item(key: str, exc: ContentError) -> StrictUndefined:
+    return StrictUndefined(hint=f"'{key}' needs an item's data; a common back cannot use it")
+
+
+class FaceRenderer(Contexts):
+    """Renders (and checks) the faces of one game in one language."""
+
+    def __init__(self, content: GameContent, lang: str):
+        super().__init__(content, lang)
+        self.fonts: FontBook = fontbook(content.project.fonts)
+        self.layouts: LayoutStore = game_store(content.project, content.dir)
+        self.icons = {
+            name: inside(
+                content.dir, path, what="icon", file=content.dir / "game.yaml", key=f"icons.{name}"
+            )
+            for name, path in content.game.icons.items()
+        }
+
+    def text(self, value, ctx) -> str:
+        """A LangText box setting in this language, rendered over `ctx`."""
+        if isinstance(value, dict):
+            if self.lang not in value:
+                raise ContentError(
+                    f"no '{self.lang}' text (has {', '.join(value)})",
+                    hint=f"add a '{self.lang}:' entry",
+                    code="missing-language",
+                )
+            value = value[self.lang]
+        return templating.render(value, ctx)
+
+    # ------------------------------------------------------------ drawing
+    def draw(self, canvas, layout_name: str, ctx: dict, w: float, h: float, bleed: float) -> None:
+        """Draw a face: the canvas origin is its bottom-left trim corner."""
+        self.draw_frame(canvas, Frame(layout_name, ctx, w, h, bleed, face=(w, h)))
+
+    def draw_frame(self, canvas, frame: Frame) -> None:
+        layout = self.layouts.get(frame.layout)
+        # An ink-saver canvas (exports/ink_saver.py) is told what each fill belongs to.
+        ink = getattr(canvas, "ink_hooks", None)
+        if ink is not None:
+            ink.begin_layout(layout, frame.w, frame.h, frame.bleed, frame.depth)
+        if layout.background and not (ink is not None and layout.background_ink == "drop"):
+            b = frame.bleed
+            canvas.setFillColor(colour(self.text(layout.background, frame.ctx)))
+            canvas.rect(-b, -b, frame.w + 2 * b, frame.h + 2 * b, stroke=0, fill=1)
+        for placed in walk(self, frame, raise_error):
+            if ink is not None and not ink.begin_box(placed, frame.depth):
+                continue
+            self.draw_placed(canvas, placed)
+            if ink is not None:
+                ink.end_box()
+
+    def draw_placed(self, canvas, placed: Placed) -> None:
+        box = placed.box
+        canvas.saveState()
+        if placed.angle:
+            _, _, _, _, cx, cy = placed.transform
+            canvas.translate(cx, cy)
+            canvas.rotate(placed.angle)
+        if box.opacity < 1:
+            canvas.setFillAlpha(box.opacity)
+            canvas.setStrokeAlpha(box.opacity)
+        KINDS[box.kind].draw(self, canvas, placed)
+        canvas.restoreState()
+
+    # ------------------------------------------------------------ checking
+    def check(
+        self, layout_name: str, ctx: dict, w: float, h: float, where: dict, bleed: float = 0.0
+    ) -> list[Finding]:
+        """Findings for one face, from the same walk as drawing: overflowing or small text,
+        missing glyphs, missing or low-res art, pieces that do not fit, ink near the trim."""
+        frame = Frame(layout_name, ctx, w, h, bleed, where=dict(where, lang=self.lang), face=(w, h))
+        return self.check_frame(frame)
+
+    def check_frame(self, frame: Frame) -> list[Finding]:
+        findings: list[Finding] = []
+
+        def on_error(frame: Frame, index: int, label: str, exc: ContentError) -> None:
+            findings.append(box_finding(self, frame, index, label, exc))
+
+        for placed in walk(self, frame, on_error):
+            box = placed.box
+            kind = KINDS[box.kind]
+            try:
+                if kind.check is not None:
+                    findings += kind.check(self, placed)
+                if box.holds and not kind.checks_holds:
+                    from generator.render.boxes import fitness
+
+                    findings += fitness.piece_fits(self, placed, placed.rect.w, placed.rect.h)
+                for field in kind.colours:
+                    value = getattr(box, field, None)
+                    if value:
+                        colour(self.text(value, frame.ctx))
+            except ContentError as exc:
+                on_error(frame, placed.index, placed.label, exc)
+        return findings

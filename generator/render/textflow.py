@@ -1,0 +1,159 @@
+"""Text layout for faces: markup, word wrap, auto-shrink and inline icons.
+
+Markup is small on purpose: **bold**, :icon: and line breaks. Words are only broken at
+spaces, which keeps Korean words whole (the keep-all rule) as well as Latin ones; a word that
+cannot fit even at the minimum size is an overflow, reported by the checker.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from generator.errors import ContentError
+from generator.render.fonts import Face
+
+_TOKEN = re.compile(r"(\*\*|:[a-z][a-z0-9_-]*:|\n)")
+ICON_SCALE = 1.0  # icon box = font size x this
+STEP = 0.25  # pt, auto-shrink step
+
+
+class Atom:
+    """An unbreakable piece: a word (maybe in several styles) or an icon, or a line break.
+    A plain class with slots: a 10,000-card deck makes hundreds of thousands of them."""
+
+    __slots__ = ("icon", "newline", "segments", "width1")
+
+    def __init__(
+        self,
+        segments: list[tuple[str, str]] | None = None,  # (text, style)
+        icon: str | None = None,
+        newline: bool = False,
+    ) -> None:
+        self.segments = segments if segments is not None else []
+        self.icon = icon
+        self.newline = newline
+        self.width1 = 0.0  # width at 1 pt
+
+    @property
+    def text(self) -> str:
+        return "".join(t for t, _ in self.segments)
+
+
+_MARKUP = re.compile(r"\*\*|:|\n")
+
+
+def parse(text: str, base_style: str, icons: dict) -> list[Atom]:
+    if not _MARKUP.search(text):  # plain words, the common case: one atom per word
+        return [Atom([(word, base_style)]) for word in text.split(" ") if word]
+    bold = "black" if base_style in ("bold", "black") else "bold"
+    style = base_style
+    atoms: list[Atom] = []
+    current: Atom | None = None
+    for token in _TOKEN.split(text):
+        if not token:
+            continue
+        if token == "**":
+            style = bold if style == base_style else base_style
+        elif token == "\n":
+            atoms.append(Atom(newline=True))
+            current = None
+        elif token.startswith(":") and token.endswith(":") and len(token) > 2 and " " not in token:
+            name = token[1:-1]
+            if name not in icons:
+                raise ContentError(
+                    f"unknown icon ':{name}:'",
+                    code="unknown-icon",
+                    hint="icons: " + (", ".join(sorted(icons)) or "none declared in game.yaml"),
+                )
+            atoms.append(Atom(icon=name))
+            current = None
+        else:
+            pieces = token.split(" ")
+            for i, piece in enumerate(pieces):
+                if i > 0:
+                    current = None  # a space ends the word
+                if not piece:
+                    continue
+                if current is None:
+                    current = Atom()
+                    atoms.append(current)
+                current.segments.append((piece, style))
+    return atoms
+
+
+@dataclass
+class Line:
+    atoms: list[Atom]
+    width1: float
+
+
+@dataclass
+class Fitted:
+    size: float
+    lines: list[Line]
+    overflow: str | None  # why it does not fit, or None
+    text: str = ""
+
+
+def measure(atoms: list[Atom], faces: dict[str, Face]) -> None:
+    for atom in atoms:
+        if atom.icon:
+            atom.width1 = ICON_SCALE
+        elif not atom.newline:
+            atom.width1 = sum(faces[s].width(t, 1.0) for t, s in atom.segments)
+
+
+def _wrap(atoms: list[Atom], max_width1: float, space1: float, wrap: bool) -> list[Line]:
+    lines: list[Line] = []
+    line: list[Atom] = []
+    width = 0.0
+    for atom in atoms:
+        if atom.newline:
+            lines.append(Line(line, width))
+            line, width = [], 0.0
+            continue
+        extra = atom.width1 + (space1 if line else 0.0)
+        if wrap and line and width + extra > max_width1:
+            lines.append(Line(line, width))
+            line, width = [atom], atom.width1
+        else:
+            line.append(atom)
+            width += extra
+    if line or not lines:
+        lines.append(Line(line, width))
+    return lines
+
+
+def block_height(n_lines: int, size: float, leading: float, face: Face) -> float:
+    return (n_lines - 1) * size * leading + size * (face.ascent + face.descent)
+
+
+def fit(
+    atoms: list[Atom],
+    faces: dict[str, Face],
+    width: float,
+    height: float,
+    size: float,
+    min_size: float | None,
+    leading: float,
+    wrap: bool,
+) -> Fitted:
+    """The largest size from `size` down to `min_size` at which the text fits the box."""
+    measure(atoms, faces)
+    space1 = faces["regular"].width(" ", 1.0)
+    face = faces["regular"]
+    smallest = min(min_size, size) if min_size else size
+    current = size
+    while True:
+        lines = _wrap(atoms, width / current, space1, wrap)
+        widest = max((line.width1 for line in lines), default=0.0) * current
+        tall = block_height(len(lines), current, leading, face)
+        problem = None
+        if widest > width + 0.01:
+            problem = f"a line is {widest - width:.1f} pt too wide"
+        elif tall > height + 0.01:
+            problem = f"{len(lines)} lines need {tall:.1f} pt, the box has {height:.1f} pt"
+        if problem is None or current - STEP < smallest - 1e-9:
+            return Fitted(current, lines, problem)
+        current = round(current - STEP, 4)
