@@ -61,7 +61,10 @@ def settings(renderer: FaceRenderer, ctx: dict) -> VersionMark | None:
 
 
 def face_pdf(renderer: FaceRenderer, face: Face) -> bytes:
-    """The face alone (its bleed included, no mark) as a deterministic one-page PDF."""
+    """The face alone (no mark) as a deterministic one-page PDF, trimmed: what players see
+    once it is cut. The bleed a writer adds (3 mm on sheets, none in a rulebook figure) must
+    not change a face's hash, so the face is always drawn without it."""
+    face = Face(face.layout, face.ctx, face.w, face.h, 0.0)
     key = _key(renderer, face)
     cache = renderer.face_pdfs
     if key in cache:
