@@ -13,12 +13,11 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from reportlab.pdfgen.canvas import Canvas
 from conftest import run_pnp
+from reportlab.pdfgen.canvas import Canvas
 
 from generator import session
 from generator.build import pdflint
-from generator.build.faceprints import face_prints
 from generator.load.content import load_game
 from generator.load.project import Project
 from generator.render.engine import FaceRenderer

@@ -312,8 +312,11 @@ def write_page(changes: Changes, folder: Path) -> Path:
         f"{html.escape(changes.since)}</h1><p>{html.escape(summary(changes))}</p></header><main>"
     ]
     for lang, ch in changes.langs.items():
-        rows = [(b, a, "changed") for b, a in ch.changed]
-        rows += [(None, a, "added") for a in ch.added] + [(b, None, "removed") for b in ch.removed]
+        rows: list[tuple[FacePrint | None, FacePrint | None, str]] = [
+            (b, a, "changed") for b, a in ch.changed
+        ]
+        rows += [(None, a, "added") for a in ch.added]
+        rows += [(b, None, "removed") for b in ch.removed]
         if not rows and not ch.sections:
             continue
         body.append(f'<section class="lang" data-lang="{lang}"><h2>{lang}</h2>')
