@@ -198,6 +198,8 @@ class VersionMark(Strict):
 def _version_mark(value):
     if value is True:
         return {}
+    if value is False:
+        return None
     if isinstance(value, str):
         return {"corner": value}
     return value
