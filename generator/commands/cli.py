@@ -63,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     pr.add_argument(
         "-j", "--jobs", type=_jobs, default=0, help="parallel jobs (default: all cores)"
     )
+    _changed_since_option(pr)
 
     ck = sub.add_parser("check", help="validate games without writing anything")
     ck.add_argument("games", nargs="*")
@@ -104,10 +105,53 @@ def _parser() -> argparse.ArgumentParser:
     ca.add_argument("--duplex", choices=["long-edge", "short-edge"], default="long-edge")
     ca.add_argument("--out", type=Path, default=None, help="folder (default: output/calibration)")
     _designer_parsers(sub)
+    _playtest_parsers(sub)
 
     sc = sub.add_parser("schema", help="write JSON Schemas of the content files, for editors")
     sc.add_argument("--out", type=Path, default=Path("schema"), help="folder (default: ./schema)")
     return p
+
+
+def _playtest_parsers(sub) -> None:
+    """Playtest iterations (docs/playtest.md): what changed since a revision or the last build."""
+    df = sub.add_parser(
+        "diff", help="list the faces and rulebook sections changed since a git revision"
+    )
+    df.add_argument("games", nargs="*")
+    df.add_argument(
+        "--since",
+        metavar="REF",
+        help="a git revision (HEAD~1, a tag); default: what the last `pnp print` built",
+    )
+
+
+def _changed_since_option(pr) -> None:
+    pr.add_argument(
+        "--changed-since",
+        metavar="REF",
+        help="write only changes-<paper>.pdf: the faces changed since REF (a git revision, or "
+        "'last' for the last build), with their backs and a 'replace these' page",
+    )
+
+
+def _record_built(project, contents) -> None:
+    """Keep what each game was built from: `pnp diff` compares with it by default."""
+    from generator.build.faceprints import save_snapshot
+
+    for content in contents:
+        save_snapshot(project, content.id)
+
+
+def cmd_diff(project, args) -> int:
+    from generator.commands.diff import diff_command
+
+    return diff_command(project, args)
+
+
+def cmd_changed_since(project, args) -> int:
+    from generator.commands.reprint import reprint_command
+
+    return reprint_command(project, args)
 
 
 def _designer_parsers(sub) -> None:
@@ -415,6 +459,7 @@ def cmd_print(project, args) -> int:
         for content in contents:
             kit_stamp.remove(project, content.id)
         result = build.build(project, contents, options)
+        _record_built(project, contents)
         for content in contents:
             # a draft language's check decides, each time, whether it builds: never stamped
             if content.id in digests and not content.game.drafts:
@@ -566,7 +611,10 @@ def main(argv=None) -> int:
             "new": cmd_new,
             "preview": cmd_preview,
             "watch": cmd_watch,
+            "diff": cmd_diff,
         }[args.command]
+        if args.command == "print" and args.changed_since:
+            command = cmd_changed_since
         with session.new():  # caches live for this command only (safe in a long-running process)
             return command(project, args)
     except ContentError as exc:

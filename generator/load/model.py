@@ -178,6 +178,33 @@ def _export_spec(value):
 ExportEntry = Annotated[ExportSpec, BeforeValidator(_export_spec)]
 
 
+Corner = Literal["top-left", "top-right", "bottom-left", "bottom-right"]
+
+
+class VersionMark(Strict):
+    """A small mark on every face: the game's version and a short hash of what the face shows
+    (generator/render/version_mark.py), so an old printed card can be told from a new one."""
+
+    corner: Corner = Field("bottom-right", description="the corner of the safe area it sits in")
+    size: Annotated[AbsLength, within(5, 12, unit="pt")] = Field(
+        parse_length("5pt"), description="type size, 5 pt to 12 pt"
+    )
+    colour: Colour = Field("#000000", description="the mark's ink")
+    plate: Colour | None = Field(
+        "#ffffff", description="a small plate behind it, so it reads on any background; null: none"
+    )
+
+
+def _version_mark(value):
+    if value is True:
+        return {}
+    if value is False:
+        return None
+    if isinstance(value, str):
+        return {"corner": value}
+    return value
+
+
 class PrintSettings(Strict):
     papers: list[str] = Field(["a4"], min_length=1, max_length=10)
     bleed: Annotated[AbsLength, within(0, LIMITS.lengths.bleed_max)] = Field(parse_length("3mm"))
@@ -209,6 +236,11 @@ class PrintSettings(Strict):
         parse_length("1.5mm"),
         description="gap between shaped pieces that cannot share a cut (circles); half of it "
         "is each piece's bleed towards its neighbour",
+    )
+    version_mark: Annotated[VersionMark | None, BeforeValidator(_version_mark)] = Field(
+        None,
+        description="a version mark on every face: the game's version and a hash of what the "
+        "face shows; true, a corner (bottom-right...), or {corner, size, colour, plate}",
     )
     exports: list[ExportEntry] | None = Field(
         None,
@@ -394,6 +426,12 @@ class Game(Strict):
     id: Id
     title: LangText
     languages: Annotated[list[str], WithJsonSchema(_LANGUAGES_SCHEMA)] = Field(min_length=1)
+    version: str | None = Field(
+        None,
+        max_length=20,
+        pattern=r"^[\w.+-]+$",
+        description="the game's version (0.3, 2024-05-b...): shown by the version mark",
+    )
     data: dict[str, Any] = {}
     data_files: dict[str, str] = Field(
         {}, description="name -> YAML file in the game folder, added to data"
