@@ -92,6 +92,11 @@ def _parser() -> argparse.ArgumentParser:
     im.add_argument("game")
     im.add_argument("po", type=Path)
     im.add_argument("--lang", help="default: the PO file's Language header")
+    im.add_argument(
+        "--accept-old",
+        action="store_true",
+        help="apply entries made against an older source text too (recorded as stale)",
+    )
     ad = isub.add_parser("add", help="add a language as a draft and write its PO file")
     ad.add_argument("game")
     ad.add_argument("lang")

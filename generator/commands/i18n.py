@@ -111,12 +111,17 @@ def status(project, contents, only: list[str] | None) -> int:
             mine = [s for s in states if s.lang == lang]
             count = {k: sum(1 for s in mine if s.status == k) for k in tracking.STATUSES}
             translated = len(mine) - count["missing"]
+            approved = sum(1 for s in mine if s.approved)
             print(
                 f"  {lang}{' (draft)' if lang in draft else ''}: {translated}/{len(mine)} "
                 f"translated, {count['reviewed']} reviewed, {count['stale']} stale, "
                 f"{count['unreviewed']} never reviewed, {count['missing']} missing"
+                + (f", {count['fuzzy']} fuzzy" if count["fuzzy"] else "")
+                + (f" ({approved} of the reviewed approved)" if approved else "")
             )
             for st in mine:
+                if st.status == "fuzzy":
+                    print(f"      fuzzy: {st.ctx}")
                 if st.status == "stale":
                     print(f"      stale: {st.ctx}")
                     if record.legacy:
@@ -213,17 +218,28 @@ def import_(project, args, load, print_findings) -> int:
         raise ContentError("the PO file names no Language; pass --lang", args.po, code="usage")
     if lang not in content.languages:
         raise _not_a_language([content], lang)
-    result = po.import_po(content, lang, args.po)
-    if result.errors:
-        print_findings(result.findings, sys.stderr)
-        print("pnp i18n import: nothing written: fix the entries above", file=sys.stderr)
-        return EXIT_FINDINGS
+    result = po.import_po(content, lang, args.po, accept_old=getattr(args, "accept_old", False))
     for path in result.written:
         print(f"  wrote {path.relative_to(project.root)}")
+    skipped = result.errors
     print(
         f"{content.id} {lang}: {result.applied} translation(s) changed, {result.reviewed} marked "
-        f"reviewed, {result.fuzzy} fuzzy (written, not reviewed)"
+        f"reviewed, {result.fuzzy} fuzzy (written, not reviewed), {result.unchanged} unchanged, "
+        f"{len(skipped)} skipped"
+        + (f", {result.old} old (applied, recorded stale)" if result.old else "")
     )
+    if skipped:
+        print_findings(result.findings, sys.stderr)
+        reasons: dict[str, int] = {}
+        for f in skipped:
+            reasons[f.code] = reasons.get(f.code, 0) + 1
+        why = ", ".join(f"{n} {code}" for code, n in sorted(reasons.items()))
+        print(
+            f"pnp i18n import: {len(skipped)} entr{'y' if len(skipped) == 1 else 'ies'} "
+            f"skipped ({why}); the others were applied",
+            file=sys.stderr,
+        )
+        return EXIT_FINDINGS
     return EXIT_OK
 
 

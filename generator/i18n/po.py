@@ -168,7 +168,7 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
         checkable = exprs and same and _brace_clean(msgid) and _brace_clean(msgstr)
         flags = [FLAG] if checkable else []
         previous = None
-        if st is not None and st.status == "stale":
+        if st is not None and st.status in ("stale", "fuzzy"):
             flags.insert(0, "fuzzy")
             if st.old is not None:
                 previous = protect(st.old, exprs)
@@ -203,6 +203,8 @@ class Edit:
     text: str  # the new translation, Jinja restored
     review: bool  # record as reviewed against today's source
     changed: bool  # differs from what is in the files
+    # what to record: "review", "fuzzy:<source text>", "old:<source text>" or None
+    record_as: str | None = None
 
 
 @dataclass
@@ -212,6 +214,9 @@ class ImportResult:
     applied: int = 0
     reviewed: int = 0
     fuzzy: int = 0
+    unchanged: int = 0
+    conflicts: int = 0
+    old: int = 0  # applied with --accept-old
     edits: list[Edit] = field(default_factory=list)
     staged: dict[Path, str] = field(default_factory=dict)  # file -> its new text
     new_rules: bool = False  # the language's rulebook is made by this import
@@ -271,8 +276,61 @@ def _check_placeholders(msgid: str, msgstr: str, source_text: str) -> str | None
     return None
 
 
-def plan(content: GameContent, lang: str, po: polib.POFile, po_path: Path) -> ImportResult:
-    """Check every entry; the edits to make (in `result.edits`) when there is no error."""
+def check_language(content: GameContent, lang: str, po: polib.POFile, po_path: Path) -> None:
+    """The PO file is for `lang`: its `Language` header (when it has one) names it, and its
+    translations read as `lang`, not as another language of the game. Else one usage error."""
+    from generator.check.language_guess import guess
+
+    header = (po.metadata.get("Language") or "").strip()
+    if header and not same_language(header, lang):
+        raise ContentError(
+            f"this PO file is for '{header}' (its Language header), not {lang}",
+            po_path,
+            code="po-language",
+            hint=f"import it as {header}, or export a {lang} PO file: "
+            f"`pnp i18n export {content.id} --lang {lang}`",
+        )
+    # another translation's file mislabelled; text still in the source language is left to
+    # `pnp check` (untranslated text in a complete language), as a draft may hold some
+    votes: dict[str, int] = {}
+    source = seg_mod.source_language(content)
+    candidates = list(dict.fromkeys([lang, *(c for c in content.languages if c != source)]))
+    for entry in po:
+        if entry.obsolete or not entry.msgstr:
+            continue
+        said = guess(strip_jinja(PLACEHOLDER.sub(" ", entry.msgstr)), candidates)
+        if said is not None:
+            votes[said] = votes.get(said, 0) + 1
+    if not votes:
+        return
+    top = max(votes, key=lambda k: votes[k])
+    if top != lang and votes[top] >= 3 and votes[top] > 2 * votes.get(lang, 0):
+        raise ContentError(
+            f"the translations of this PO file read as {top} ({votes[top]} entries), not {lang} "
+            f"({votes.get(lang, 0)})",
+            po_path,
+            code="po-language",
+            hint=f"check which language this file is; importing it as {lang} would replace the "
+            f"{lang} texts",
+        )
+
+
+def same_language(header: str, lang: str) -> bool:
+    """A PO Language header (`ko`, `ko_KR`, `pt-BR`) names `lang`."""
+    a = header.replace("_", "-").casefold()
+    b = lang.replace("_", "-").casefold()
+    return a == b or (a.startswith(b + "-") and "-" not in b)
+
+
+def plan(
+    content: GameContent,
+    lang: str,
+    po: polib.POFile,
+    po_path: Path,
+    accept_old: bool = False,
+) -> ImportResult:
+    """Check every entry: the edits to make (in `result.edits`) and, as findings, the entries
+    skipped and why. A bad entry is skipped; the others still apply."""
     result = ImportResult()
     source = seg_mod.source_language(content)
     if lang == source:
@@ -288,6 +346,7 @@ def plan(content: GameContent, lang: str, po: polib.POFile, po_path: Path) -> Im
             code="usage",
             hint=f"add it first: `pnp i18n add {content.id} {lang}`",
         )
+    check_language(content, lang, po, po_path)
     segments = {s.ctx: s for s in seg_mod.all_segments(content)}
     record = tracking.load(content)
     states = {
@@ -312,6 +371,38 @@ def plan(content: GameContent, lang: str, po: polib.POFile, po_path: Path) -> Im
             )
             continue
         exprs = expressions(seg.text)
+        st = states.get(seg.ctx)
+        current = seg.translation(lang)
+        if st is not None and st.status == "missing":
+            current = None  # the source's text, copied to keep its place
+        fuzzy = "fuzzy" in entry.flags
+        now = protect(seg.text, exprs)
+        if entry.msgid != now:
+            # made against another source text than today's
+            text = restore(entry.msgstr, exprs)
+            if text == current:
+                result.unchanged += 1
+                continue  # nothing to lose, nothing to apply
+            if not accept_old:
+                result.conflicts += 1
+                result.findings.append(
+                    _finding(
+                        po_path,
+                        entry,
+                        "po-conflict",
+                        "the source changed since this PO file was made; not applied.\n"
+                        f"      PO source:    {_one_line(entry.msgid)}\n"
+                        f"      source now:   {_one_line(now)}\n"
+                        f"      PO text:      {_one_line(entry.msgstr)}\n"
+                        f"      {lang} now:       "
+                        + (_one_line(protect(current, exprs)) if current else "(none)"),
+                        "translate the new source in a fresh export "
+                        f"(`pnp i18n export {content.id} --lang {lang}`), or "
+                        "import with --accept-old to take the old translation anyway (it is "
+                        "then recorded as stale)",
+                    )
+                )
+                continue
         problem = _check_placeholders(entry.msgid, entry.msgstr, seg.text)
         if problem:
             result.findings.append(
@@ -325,18 +416,31 @@ def plan(content: GameContent, lang: str, po: polib.POFile, po_path: Path) -> Im
             )
             continue
         text = restore(entry.msgstr, exprs)
-        current = seg.translation(lang)
-        fuzzy = "fuzzy" in entry.flags
-        same_source = entry.msgid == protect(seg.text, exprs)
-        if fuzzy:
+        changed = text != current
+        status = st.status if st is not None else "unreviewed"
+        record_as: str | None = None
+        if entry.msgid != now:  # --accept-old: reviewed against the old source, so stale
+            record_as = "old:" + restore(entry.msgid, exprs)
+            result.old += 1
+        elif fuzzy:
             result.fuzzy += 1
-        st = states.get(seg.ctx)
-        touched = text != current or (st is not None and st.status == "stale")
-        edits.append(Edit(seg, text, not fuzzy and same_source and touched, text != current))
+            if changed or status == "reviewed":
+                basis = entry.previous_msgid if entry.previous_msgid else entry.msgid
+                record_as = "fuzzy:" + restore(basis, exprs)
+        elif changed or status in ("stale", "fuzzy"):
+            record_as = "review"
+        if not changed and record_as is None:
+            result.unchanged += 1
+            continue
+        edits.append(Edit(seg, text, record_as == "review", changed, record_as))
     result.edits = edits
-    if not result.errors:
-        result.findings += _stage(content, lang, edits, po_path, result)
+    result.findings += _stage(content, lang, edits, po_path, result)
     return result
+
+
+def _one_line(text: str, width: int = 90) -> str:
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= width else flat[: width - 1] + "…")
 
 
 # ---------------------------------------------------------------- writing
@@ -493,55 +597,85 @@ def _stage(
                 )
             else:
                 placeable.append(e)
-        new = _rules_text(base, placeable)
-        after = seg_mod.rules_contexts_of(new.split("\n"))
-        for e in placeable:
-            placed = after.get(e.segment.ctx)
-            if placed is None or placed[1].text != e.text or placed[1].kind != e.segment.kind:
-                findings.append(
-                    Finding(
-                        "error",
-                        "po-broken-segment",
-                        f"entry '{e.segment.ctx}': the translation changes the rulebook's "
-                        f"structure (a {e.segment.kind} must stay one {e.segment.kind})",
-                        file=str(po_path),
-                        key=e.segment.ctx,
-                        hint="no blank lines, headings, list markers or table bars of its own",
-                    )
+        # an entry that would change the rulebook's structure is skipped, the others placed
+        while True:
+            new = _rules_text(base, placeable)
+            after = seg_mod.rules_contexts_of(new.split("\n"))
+            broken = [
+                e
+                for e in placeable
+                if (placed := after.get(e.segment.ctx)) is None
+                or placed[1].text != e.text
+                or placed[1].kind != e.segment.kind
+            ]
+            if not broken:
+                break
+            # the first one in reading order breaks what follows it: skip it, try again
+            first = min(broken, key=lambda e: e.segment.source.line)
+            findings.append(
+                Finding(
+                    "error",
+                    "po-broken-segment",
+                    f"entry '{first.segment.ctx}': the translation changes the rulebook's "
+                    f"structure (a {first.segment.kind} must stay one {first.segment.kind})",
+                    file=str(po_path),
+                    key=first.segment.ctx,
+                    hint="no blank lines, headings, list markers or table bars of its own",
                 )
-        staged[target] = new
+            )
+            placeable.remove(first)
+        if placeable or not from_source:
+            staged[target] = new
+        skipped = {e.segment.ctx for e in rules_edits} - {e.segment.ctx for e in placeable}
+        result.edits = [e for e in result.edits if e.segment.ctx not in skipped]
     result.staged = staged
     return findings
 
 
-def import_po(content: GameContent, lang: str, po_path: Path) -> ImportResult:
-    """Check, then write every file at once; nothing is written when there is an error."""
+def import_po(
+    content: GameContent, lang: str, po_path: Path, accept_old: bool = False
+) -> ImportResult:
+    """Check every entry, skip the bad ones (as findings), then write every changed file and the
+    review record at once, at the end."""
     po = read_po(po_path)
-    result = plan(content, lang, po, po_path)
-    if result.errors:
-        return result
-    for path, text in result.staged.items():
-        if not path.exists() or read_text(path) != text:
-            atomic_write(path, text.encode("utf-8"))
-            result.written.append(path)
+    result = plan(content, lang, po, po_path, accept_old)
     edits = result.edits
-    result.applied = sum(1 for e in edits if e.changed)
+    record = tracking.load(content)
+    segments = seg_mod.all_segments(content)
+    before = tracking.render(record) if record.exists else None
+    tracking.prepare(record, content, segments)
+    entries = record.reviewed.setdefault(lang, {})
     if result.new_rules:  # a new rulebook: what is not translated was copied from the source
         done = {e.segment.ctx for e in edits}
-        copied = [
-            s.ctx
-            for s in seg_mod.rules_segments(content, seg_mod.source_language(content))
-            if s.ctx not in done
-        ]
-        if copied:
-            tracking.mark_untranslated(content, lang, copied)
-    review = [e.segment.ctx for e in edits if e.review]
-    if review:
-        fresh = seg_mod.all_segments(content)
-        path = tracking.path_of(content)
-        before = path.read_bytes() if path.exists() else None
-        marked = tracking.mark(content, fresh, [lang], contexts=review)
-        result.reviewed = len(marked.get(lang, []))
-        if not path.exists() or path.read_bytes() != before:
-            result.written.append(path)
+        for s in seg_mod.rules_segments(content, seg_mod.source_language(content)):
+            if s.ctx not in done:
+                entries[s.ctx] = tracking.UNTRANSLATED
+    for e in edits:
+        if e.record_as is None:
+            continue
+        if e.record_as == "review":
+            basis, value = e.segment.text, None
+        else:
+            kind, basis = e.record_as.split(":", 1)
+            value = kind
+        d = tracking.digest(basis)
+        record.texts[d] = basis
+        entries[e.segment.ctx] = d if value in (None, "old") else tracking.FUZZY + d
+        if value is None:
+            result.reviewed += 1
+    if not entries:
+        del record.reviewed[lang]
+    after = tracking.render(record)
+    writes = {
+        path: text.encode("utf-8")
+        for path, text in result.staged.items()
+        if not path.exists() or read_text(path) != text
+    }
+    if after != before and (edits or record.exists):
+        writes[record.path] = after
+    # every file at once, at the end: the content first, the record last
+    for path, data in writes.items():
+        atomic_write(path, data)
+        result.written.append(path)
+    result.applied = sum(1 for e in edits if e.changed)
     return result
