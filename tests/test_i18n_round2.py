@@ -5,8 +5,6 @@ Each test here names the defect it guards against; each failed on main before th
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import polib
