@@ -172,3 +172,20 @@ def test_the_first_import_of_a_section_tracked_game_keeps_what_was_reviewed(make
     assert status_line(root, "ko", "red-code").startswith("ko: 179/179 translated, 179 reviewed")
     check = run_pnp(root, "check", "red-code")
     assert "translation-unsynced" not in check.stdout, check.stdout
+
+
+def test_reviewed_and_approved_are_separate_states(dogfight_copy, tmp_path):
+    """Reviewed (a translator cleared the entry against today's source) is not approved (a second
+    reader signed it off); an approval lapses when the translation changes."""
+    line = status_line(dogfight_copy, "fr")
+    assert "approved" not in line
+    done = run_pnp(dogfight_copy, "i18n", "approve", "dogfight", "--lang", "fr", check=True)
+    assert "dogfight fr: 95 reviewed segment(s) approved" in done.stdout
+    assert "(95 of the reviewed approved)" in status_line(dogfight_copy, "fr")
+    path = tmp_path / "fr.po"
+    po = export(dogfight_copy, "fr", path)
+    entry(po, SUBTITLE).msgstr = "Avion ennemi abattu"
+    po.save(str(path))
+    run_pnp(dogfight_copy, "i18n", "import", "dogfight", str(path), check=True)
+    line = status_line(dogfight_copy, "fr")
+    assert counts(line)["reviewed"] == 95 and "(94 of the reviewed approved)" in line

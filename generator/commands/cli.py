@@ -83,6 +83,12 @@ def _parser() -> argparse.ArgumentParser:
     sy.add_argument("--lang", action="append", help="only this language (repeat for several)")
     sy.add_argument("--section", action="append", help="only this section, e.g. 3.2 (repeat)")
     sy.add_argument("--all", action="store_true", help="every language and every string")
+    ap = isub.add_parser(
+        "approve", help="record reviewed translations as approved (a second reader's sign-off)"
+    )
+    ap.add_argument("games", nargs="*")
+    ap.add_argument("--lang", action="append", help="only this language (repeat for several)")
+    ap.add_argument("--section", action="append", help="only this section, e.g. 3.2 (repeat)")
     ex = isub.add_parser("export", help="write a PO file (a POT with --template) for translators")
     ex.add_argument("game")
     ex.add_argument("--lang", help="the target language (not needed with --template)")

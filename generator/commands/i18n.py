@@ -30,6 +30,8 @@ def run(project, args, load, check, print_findings) -> int:
         return export(project, args, load)
     if command == "import":
         return import_(project, args, load, print_findings)
+    if command == "approve":
+        return approve(project, args, load)
     return add(project, args, load)
 
 
@@ -185,6 +187,27 @@ def sync(project, args, load, check, print_findings) -> int:
             print(f"{content.id}: nothing to mark (check --lang and --section)")
         print(f"  -> {tracking.path_of(content).relative_to(project.root)}")
     return code
+
+
+def approve(project, args, load) -> int:
+    """Approved is a state of its own on top of reviewed: a second reader signs off the
+    translation as it stands. An approval lapses when the translation or its source changes."""
+    contents = load(project, args.games)
+    _check_langs(contents, args.lang, translation=True)
+    for content in contents:
+        source = source_language(content)
+        langs = [
+            lang
+            for lang in content.languages
+            if lang != source and (not args.lang or lang in args.lang)
+        ]
+        done = tracking.approve(content, all_segments(content), langs, sections=args.section)
+        for lang in langs:
+            print(
+                f"{content.id} {lang}: {len(done.get(lang, []))} reviewed segment(s) approved "
+                "(stale, fuzzy and never-reviewed ones are not: review them first)"
+            )
+    return EXIT_OK
 
 
 # ---------------------------------------------------------------- export / import
