@@ -189,3 +189,142 @@ def test_reviewed_and_approved_are_separate_states(dogfight_copy, tmp_path):
     run_pnp(dogfight_copy, "i18n", "import", "dogfight", str(path), check=True)
     line = status_line(dogfight_copy, "fr")
     assert counts(line)["reviewed"] == 95 and "(94 of the reviewed approved)" in line
+
+
+# ---------------------------------------------------------------- every string checked
+
+CARD = "components/rewards.yaml"
+
+
+def _findings(root: Path, game: str = "dogfight") -> list[dict]:
+    done = run_pnp(root, "check", game, "--format", "json")
+    return [f for f in yaml.safe_load(done.stdout) if not f.get("accepted")]
+
+
+def _replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("file", "old", "new", "code", "says"),
+    [
+        # a number changed in a card text (4 -> 5)
+        (
+            "components/allied-planes.yaml",
+            "en main en défausse jusqu'à n'en garder que 4",
+            "en main en défausse jusqu'à n'en garder que 5",
+            "translation-number",
+            "fr says 5",
+        ),
+        # a deck name swapped for another deck's
+        (CARD, "fr: Récompenses}", "fr: Avions alliés}", "translation-term", "reward"),
+        # ** left open: the card prints all bold with a stray *
+        (
+            "components/allied-planes.yaml",
+            ":** qui a plus de 4 cartes",
+            ": qui a plus de 4 cartes",
+            "translation-markup",
+            "** open",
+        ),
+        # an icon dropped
+        (
+            CARD,
+            "Défaussez {{ [value, 1] | max }}\u00a0:card:",
+            "Défaussez {{ [value, 1] | max }}",
+            "translation-markup",
+            ":card:",
+        ),
+        # a placeholder replaced by other Jinja: prints "Défaussez 0" where es says 1
+        (
+            CARD,
+            "Défaussez {{ [value, 1] | max }}",
+            "Défaussez {{ value }}",
+            "translation-placeholder",
+            "[value, 1] | max",
+        ),
+    ],
+    ids=["number", "deck-name", "bold", "icon", "placeholder"],
+)
+def test_card_texts_get_the_checks_rules_paragraphs_get(dogfight_copy, file, old, new, code, says):
+    """Defect: card texts got no translation checks: all of these passed `pnp check`."""
+    assert not [f for f in _findings(dogfight_copy) if f["severity"] == "error"]
+    _replace(dogfight_copy / "content/dogfight" / file, old, new)
+    found = [f for f in _findings(dogfight_copy) if f["code"] == code]
+    assert found, code
+    assert found[0]["severity"] == "error" and says in found[0]["message"], found
+    assert found[0]["file"] == f"content/dogfight/{file}"
+    done = run_pnp(dogfight_copy, "check", "dogfight")
+    assert done.returncode == 1
+
+
+def test_a_sentence_dropped_from_a_data_string(make_project):
+    """Defect: a sentence dropped from a card or data text passed."""
+    root = make_project(games=("the-hunt-begins",))
+    assert not [f for f in _findings(root, "the-hunt-begins") if f["severity"] == "error"]
+    _replace(
+        root / "content/the-hunt-begins/data/actions.yaml",
+        " Not in contested quadrants. Pick up or drop an :objective: objective marker; its "
+        'carrier moves no more than two quadrants per activation."',
+        '"',
+    )
+    found = [
+        f for f in _findings(root, "the-hunt-begins") if f["code"] == "translation-dropped-sentence"
+    ]
+    assert [(f["lang"], f["key"]) for f in found] == [
+        ("en", "data/actions.yaml:general.actions[interact].summary")
+    ]
+    assert "es has 3 sentences, en 1" in found[0]["message"]
+
+
+def test_a_glossary_term_swapped_in_a_korean_card_text(make_project):
+    """Defect: 수리 (repair) -> 고장 (breakdown) on a Korean card passed."""
+    root = make_project(games=("red-code",))
+    path = root / "content/red-code/data/maneuvers.yaml"
+    text = path.read_text(encoding="utf-8")
+    line = next(x for x in text.split("\n") if x.strip().startswith("ko:") and "수리 큐브" in x)
+    _replace(path, line, line.replace("수리 큐브", "고장 큐브"))
+    found = [f for f in _findings(root, "red-code") if f["code"] == "translation-term"]
+    assert any("breakdown" in f["message"] and f["lang"] == "ko" for f in found), found
+
+
+def test_a_complete_language_still_in_the_source_language_is_an_error(dogfight_copy):
+    """Defect: a complete German rulebook with 20 segments still in Spanish passed."""
+    game = dogfight_copy / "content/dogfight"
+    _replace(game / "game.yaml", "languages: [es, en, ko, fr]", "languages: [es, en, ko, fr, de]")
+    _replace(game / "game.yaml", "bilingual: [[es, en], [es, fr]]", "bilingual: []")
+    # German: the English rulebook with 20 of its paragraphs and items left in Spanish
+    from generator.i18n.segments import rules_contexts
+
+    es = rules_contexts(game / "rules/es.md")
+    lines = (game / "rules/en.md").read_text(encoding="utf-8").split("\n")
+    en = rules_contexts(game / "rules/en.md")
+    swapped = 0
+    for ctx, (_, block) in sorted(en.items(), key=lambda kv: -kv[1][1].first):
+        long = ctx in es and len(es[ctx][1].text.split()) >= 8  # a 4-word line may be anything
+        if block.kind in ("paragraph", "item") and long and swapped < 20:
+            src = es[ctx][1]
+            lines[block.first - 1 : block.last] = (block.prefix + src.text).split("\n")
+            swapped += 1
+    (game / "rules/de.md").write_text("\n".join(lines), encoding="utf-8")
+    for yaml_file in game.rglob("*.yaml"):  # the strings: German = English, for this test
+        text = yaml_file.read_text(encoding="utf-8")
+        text = re.sub(r"(?m)^(\s*)en: (.*)$", r"\1en: \2\n\1de: \2", text)
+        text = re.sub(r", en: ([^,}]*)", r", en: \1, de: \1", text)
+        yaml_file.write_text(text, encoding="utf-8")
+    found = [f for f in _findings(dogfight_copy) if f["code"] == "translation-in-source-language"]
+    assert len(found) == 1 and found[0]["severity"] == "error", found
+    assert found[0]["file"] == "content/dogfight/rules/de.md"
+    assert found[0]["message"].startswith("20 segment(s) of de still read as es")
+
+
+def test_a_missing_rulebook_language_file_is_an_error_naming_it(dogfight_copy):
+    """Defect: a language without its rulebook passed check and was left out of the build."""
+    (dogfight_copy / "content/dogfight/rules/fr.md").unlink()
+    found = [f for f in _findings(dogfight_copy) if f["code"] == "translation-missing-rulebook"]
+    assert [(f["severity"], f["file"], f["lang"]) for f in found] == [
+        ("error", "content/dogfight/rules/fr.md", "fr")
+    ]
+    assert "create content/dogfight/rules/fr.md" in found[0]["message"]
+    assert run_pnp(dogfight_copy, "check", "dogfight").returncode == 1

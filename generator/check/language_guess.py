@@ -59,12 +59,14 @@ def guess(text: str, candidates: list[str]) -> str | None:
         return lang if not stop or sum(1 for w in words if w in stop) >= 2 else None
     # only the stopwords no other candidate shares count ("de" is Spanish and French)
     stops = {lang: languages.get(lang).stopwords for lang in in_script}
-    hits = {}
+    hits, distinct = {}, {}
     for lang in in_script:
         others = set().union(*(stops[o] for o in in_script if o != lang))
-        hits[lang] = sum(1 for w in words if w in stops[lang] and w not in others)
+        mine = [w for w in words if w in stops[lang] and w not in others]
+        hits[lang], distinct[lang] = len(mine), len(set(mine))
     ranked = sorted(in_script, key=lambda lang: hits[lang], reverse=True)
     best, second = ranked[0], ranked[1]
-    if hits[best] >= 2 and hits[best] >= 3 * hits[second]:
+    # two different stopwords at least (English "a ... a" is not Spanish), a tenth of the words
+    if distinct[best] >= 2 and hits[best] >= 3 * hits[second] and hits[best] * 10 >= len(words):
         return best
     return None

@@ -40,6 +40,23 @@ def check(view: GameView) -> list[Finding]:
     source = content.rules[source_lang]
     glossary = view.glossary
     out: list[Finding] = []
+    for lang in content.languages:
+        broken = any(getattr(e, "lang", None) == lang for e in content.draft_errors)
+        if lang not in content.rules and not broken:
+            missing = content.dir / "rules" / f"{lang}.md"
+            out.append(
+                Finding(
+                    "error",
+                    "translation-missing-rulebook",
+                    f"{lang} is a language of the game but has no rulebook: create "
+                    f"{view.rel(missing)}",
+                    file=view.rel(missing),
+                    lang=lang,
+                    hint=f"translate rules/{source_lang}.md into it (`pnp i18n export "
+                    f"{content.id} --lang {lang}`, then `pnp i18n import`), or make {lang} a "
+                    f"draft in game.yaml (`{{{lang}: draft}}`) until it is done",
+                )
+            )
     for lang, rules in sorted(content.rules.items()):
         if lang == source_lang:
             continue
@@ -213,7 +230,7 @@ def _terms(
     finding, in list items and in prose: a term missing on one side while the other side says
     another term more often than this side (a "red X" that became a "red Y" next to a "blue Y"
     both sides have)."""
-    all_a, all_b = a_idx.find_all(a), b_idx.find_all(b)
+    all_a, all_b = _senses(a_idx.find_all(a), a_idx), _senses(b_idx.find_all(b), b_idx)
     found_a = _comparable(all_a, a_idx.lang)
     found_b = _comparable(all_b, b_idx.lang)
     # A bare unit word is not asked of the other side, but it still says its term: fr "12
@@ -271,6 +288,16 @@ def _terms(
             "difference in accepted.yaml",
         )
     ]
+
+
+def _senses(found: list[TermMatch], idx: TermIndex) -> list[TermMatch]:
+    """Each match with every term that has its very form: es "Reparación" is the repair track
+    and the Repair maneuver; the other side naming either is no swap."""
+    out = []
+    for m in found:
+        more = idx.folded.get(" ".join(m.text.split()).lower())
+        out.append(TermMatch(m.start, m.end, m.text, m.terms | more) if more else m)
+    return out
 
 
 def _group_swap(found_a: list[TermMatch], found_b: list[TermMatch], idx) -> tuple[list, list]:

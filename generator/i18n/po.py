@@ -259,9 +259,22 @@ def _check_placeholders(msgid: str, msgstr: str, source_text: str) -> str | None
         return "placeholder " + ", ".join(f"{{{u}}}" for u in unknown) + " is not in the source"
     own = expressions(msgstr)
     required = {n for n in want if int(n) < len(exprs) and not re.search(r"['\"]", exprs[int(n)])}
-    missing = sorted(required - used, key=int)
-    if missing and not own:
-        return "placeholder " + ", ".join(f"{{{m}}}" for m in missing) + " of the source is missing"
+    # own Jinja may stand for a data block only as that block with its letter case changed
+    # (ko `{{ name }}` for es `{{ name | lower }}`): `{{ value }}` for `{{ [value, 1] | max }}`
+    # would print another number
+    recased = {_uncased(block) for block in own}
+    missing = sorted(
+        (n for n in required - used if _uncased(exprs[int(n)]) not in recased), key=int
+    )
+    if (
+        missing
+    ):  # data: own Jinja may not stand in for it (`{{ value }}` for `{{ [value, 1] | max }}`)
+        return (
+            "placeholder "
+            + ", ".join(f"{{{m}}} ({exprs[int(m)]})" for m in missing)
+            + " of the source is missing"
+            + (" (the translation's own Jinja may replace only words)" if own else "")
+        )
     rest = strip_jinja(PLACEHOLDER.sub("", msgstr))
     if re.search(r"\{\{|\}\}|\{%|%\}|\{#|#\}|\{\s*\d+|\d+\s*\}", rest):
         return "a placeholder or Jinja block is broken (check every { and })"
@@ -320,6 +333,13 @@ def same_language(header: str, lang: str) -> bool:
     a = header.replace("_", "-").casefold()
     b = lang.replace("_", "-").casefold()
     return a == b or (a.startswith(b + "-") and "-" not in b)
+
+
+_CASE_FILTER = re.compile(r"\|\s*(?:lower|upper|capitalize|title)\b")
+
+
+def _uncased(block: str) -> str:
+    return "".join(_CASE_FILTER.sub("", block).split())
 
 
 def plan(
