@@ -5,6 +5,8 @@ Each test here names the defect it guards against; each failed on main before th
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import polib
@@ -157,6 +159,9 @@ def test_the_first_import_of_a_section_tracked_game_keeps_what_was_reviewed(make
     """Defect: Red Code tracked per section; its first import migrated the file and marked
     nearly every string "never reviewed"."""
     root = make_project(games=("red-code",))
+    # Red Code's record as it was before this change: one digest per rulebook section
+    legacy = Path(__file__).parent / "fixtures/i18n/red-code-i18n-sync-sections.yaml"
+    shutil.copy(legacy, root / "content/red-code/rules/i18n-sync.yaml")
     before = status_line(root, "en", "red-code")
     assert counts(before)["never"] == 0 and counts(before)["stale"] == 0
     path = tmp_path / "en.po"
@@ -328,3 +333,48 @@ def test_a_missing_rulebook_language_file_is_an_error_naming_it(dogfight_copy):
     ]
     assert "create content/dogfight/rules/fr.md" in found[0]["message"]
     assert run_pnp(dogfight_copy, "check", "dogfight").returncode == 1
+
+
+# ---------------------------------------------------------------- gettext tools agree
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"{name} (GNU gettext) not installed: apt-get install gettext")
+    return path
+
+
+@pytest.mark.parametrize("game", ["dogfight", "red-code", "sub-zero"])
+def test_weblate_cycle_pot_msgmerge_msgfmt_import_is_byte_identical(make_project, tmp_path, game):
+    """Defect: the POT and the POs disagreed on python-brace-format (28 entries vs 5 in Red
+    Code), so msgmerge against the POT, as Weblate's update does, made correct entries fuzzy
+    and msgfmt then failed. Now: POT -> msgmerge into each PO -> msgfmt --check -> import
+    leaves every content file byte-identical, with no fuzzy added."""
+    msgmerge, msgfmt = _tool("msgmerge"), _tool("msgfmt")
+    root = make_project(games=(game,))
+    before = snapshot(root)
+    pot = tmp_path / f"{game}.pot"
+    run_pnp(root, "i18n", "export", game, "--template", "-o", str(pot), check=True)
+    langs = yaml.safe_load((root / f"content/{game}/game.yaml").read_text())["languages"][1:]
+    for lang in langs:
+        po = tmp_path / f"{game}.{lang}.po"
+        exported = export(root, lang, po, game=game)
+        flags = {e.msgctxt: [f for f in e.flags if f != "fuzzy"] for e in exported}
+        assert flags == {e.msgctxt: e.flags for e in polib.pofile(str(pot))}, (
+            "the POT and the PO carry the same flags"
+        )
+        assert exported.metadata["Plural-Forms"].startswith("nplurals=")
+        merged = tmp_path / f"{game}.{lang}.merged.po"
+        subprocess.run(
+            [msgmerge, "-q", "--previous", "-o", str(merged), str(po), str(pot)], check=True
+        )
+        fuzzy = [e.msgctxt for e in polib.pofile(str(merged)) if "fuzzy" in e.flags]
+        assert fuzzy == [], f"msgmerge made {len(fuzzy)} {lang} entries fuzzy: {fuzzy[:5]}"
+        done = subprocess.run(
+            [msgfmt, "--check", "-o", "/dev/null", str(merged)], capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        imported = run_pnp(root, "i18n", "import", game, str(merged), check=True)
+        assert "0 translation(s) changed, 0 marked reviewed" in imported.stdout
+    assert snapshot(root) == before

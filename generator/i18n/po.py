@@ -94,8 +94,10 @@ def _variables(text: str) -> set[str]:
 
 
 def _glossary_notes(
-    glossary: Glossary | None, seg: Segment, source: str, lang: str | None
+    glossary: Glossary | None, seg: Segment, source: str, langs: list[str]
 ) -> list[str]:
+    """The glossary terms the source text says, with their forms in each of `langs` (every
+    translation of the game: the POT and each PO carry the same comment, as msgmerge wants)."""
     from generator.check.terms import index, normalize
     from generator.check.text import plain
 
@@ -110,17 +112,59 @@ def _glossary_notes(
                 continue
             seen.append(term_id)
             term = next(t for t in glossary.terms if t.id == term_id)
-            forms = [f for f in term.forms(lang) if f.strip()] if lang else []
-            target = f"{lang}: " + " / ".join(forms) if forms else f"{lang}: (no form yet)"
-            notes.append(f"glossary: {match.text} ({term_id}) -> " + (target if lang else ""))
-    return [n.rstrip(" ->") for n in notes]
+            targets = []
+            for lang in langs:
+                forms = [f for f in term.forms(lang) if f.strip()]
+                targets.append(f"{lang}: " + (" / ".join(forms) if forms else "(no form yet)"))
+            notes.append(
+                f"glossary: {match.text} ({term_id})"
+                + (" -> " + "; ".join(targets) if targets else "")
+            )
+    return notes
 
 
-def _comment(glossary: Glossary | None, seg: Segment, source: str, lang: str | None) -> str:
-    lines = [f"{seg.kind}" + (f", section {seg.section}" if seg.section else "")]
+def _where(content: GameContent, seg: Segment, ids: dict[Path, str | None]) -> str:
+    """What the segment is and where it prints: the component, its size and the item for a
+    component's string, the section for a rulebook's."""
+    if seg.section:
+        return f"{seg.kind}, section {seg.section}"
+    if seg.kind != "string":
+        return seg.kind
+    file = seg.source.file
+    if file not in ids:
+        try:
+            data = yaml.safe_load(read_text(file))
+        except yaml.YAMLError:
+            data = None
+        ids[file] = str(data.get("id")) if isinstance(data, dict) and data.get("id") else None
+    comp = next((c for c in content.components if c.id == ids[file]), None)
+    key = seg.ctx.split(":", 1)[1]
+    if comp is None:
+        return f"string {key}"
+    spec = comp.model
+    w, h = (round(v * 25.4 / 72, 1) for v in comp.size_pt)
+    size = f"{spec.size} {w:g}x{h:g} mm" if isinstance(spec.size, str) else f"{w:g}x{h:g} mm"
+    item = re.match(r"items\[([^\]]+)\]", key)
+    field_ = key.rsplit(".", 1)[-1]
+    return f"component {comp.id} ({spec.kind}, {size}, layout {spec.layout})" + (
+        ", the component's name"
+        if key == "name"
+        else (f", item {item.group(1)}" if item else ", every item") + f", field {field_}"
+    )
+
+
+def _comment(
+    content: GameContent,
+    glossary: Glossary | None,
+    seg: Segment,
+    source: str,
+    ids: dict[Path, str | None],
+) -> str:
+    lines = [_where(content, seg, ids)]
     for n, block in enumerate(expressions(seg.text)):
         lines.append(f"{{{n}}} = {block}")
-    lines += _glossary_notes(glossary, seg, source, lang)
+    langs = [lang for lang in content.languages if lang != source]
+    lines += _glossary_notes(glossary, seg, source, langs)
     return "\n".join(lines)
 
 
@@ -139,6 +183,7 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
             for st in tracking.states(content, segments, record)
             if st.lang == lang and lang != source
         }
+    ids: dict[Path, str | None] = {}  # component file -> its component's id
     po = polib.POFile(wrapwidth=78)
     po.metadata = {
         "Project-Id-Version": content.id,
@@ -151,6 +196,7 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
         "MIME-Version": "1.0",
         "Content-Type": "text/plain; charset=UTF-8",
         "Content-Transfer-Encoding": "8bit",
+        **_plural_header(lang if not template else None),
         "X-Source-Language": source,
         "X-Generator": "pnp i18n export",
     }
@@ -162,11 +208,7 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
         if st is not None and st.status == "missing":
             current = None  # absent, or the source's text copied to keep its place
         msgstr = protect(current, exprs) if current is not None else ""
-        # msgfmt checks {n} only where the translation uses every one of them: a translation
-        # that wrote its own Jinja instead (a plural choice) is checked by the import alone
-        same = not msgstr or set(PLACEHOLDER.findall(msgstr)) == set(PLACEHOLDER.findall(msgid))
-        checkable = exprs and same and _brace_clean(msgid) and _brace_clean(msgstr)
-        flags = [FLAG] if checkable else []
+        flags = [FLAG] if _brace_checkable(seg, exprs, msgid, content.languages) else []
         previous = None
         if st is not None and st.status in ("stale", "fuzzy"):
             flags.insert(0, "fuzzy")
@@ -179,7 +221,7 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
             occurrences=[
                 (seg.source.file.relative_to(content.dir).as_posix(), str(seg.source.line))
             ],
-            comment=_comment(glossary, seg, source, None if template else lang),
+            comment=_comment(content, glossary, seg, source, ids),
             flags=flags,
         )
         if previous is not None:
@@ -187,6 +229,32 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
             entry.previous_msgctxt = seg.ctx
         po.append(entry)
     return po
+
+
+def _plural_header(lang: str | None) -> dict[str, str]:
+    from generator.load import languages
+
+    forms = languages.get(lang).plural_forms if lang else None
+    return {"Plural-Forms": forms} if forms else {}
+
+
+def _brace_checkable(seg: Segment, exprs: list[str], msgid: str, langs: list[str]) -> bool:
+    """python-brace-format, so msgfmt and editors check the {n}: decided by the source and the
+    game's own translations, never by the one language exported, so the POT and every PO carry
+    the same flag (msgmerge against the POT then adds no fuzzy). Flagged when each translation
+    the game has uses every {n} of the msgid: a translation that wrote its own Jinja instead (a
+    plural choice, a case filter Korean does without) is checked by the import alone."""
+    if not exprs or not _brace_clean(msgid):
+        return False
+    want = set(PLACEHOLDER.findall(msgid))
+    for lang in langs:
+        text = seg.translation(lang)
+        if text is None or lang not in seg.places:
+            continue
+        msgstr = protect(text, exprs)
+        if set(PLACEHOLDER.findall(msgstr)) != want or not _brace_clean(msgstr):
+            return False
+    return True
 
 
 def write_po(po: polib.POFile, path: Path) -> None:
@@ -691,7 +759,8 @@ def import_po(
         for path, text in result.staged.items()
         if not path.exists() or read_text(path) != text
     }
-    if after != before and (edits or record.exists):
+    recorded = result.new_rules or any(e.record_as is not None for e in edits)
+    if after != before and recorded:
         writes[record.path] = after
     # every file at once, at the end: the content first, the record last
     for path, data in writes.items():
