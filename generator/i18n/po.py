@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -238,7 +239,7 @@ def _plural_header(lang: str | None) -> dict[str, str]:
     return {"Plural-Forms": forms} if forms else {}
 
 
-def _brace_checkable(seg: Segment, exprs: list[str], msgid: str, langs: list[str]) -> bool:
+def _brace_checkable(seg: Segment, exprs: list[str], msgid: str, langs: Iterable[str]) -> bool:
     """python-brace-format, so msgfmt and editors check the {n}: decided by the source and the
     game's own translations, never by the one language exported, so the POT and every PO carry
     the same flag (msgmerge against the POT then adds no fuzzy). Flagged when each translation
