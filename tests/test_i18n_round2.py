@@ -378,3 +378,90 @@ def test_weblate_cycle_pot_msgmerge_msgfmt_import_is_byte_identical(make_project
         imported = run_pnp(root, "i18n", "import", game, str(merged), check=True)
         assert "0 translation(s) changed, 0 marked reviewed" in imported.stdout
     assert snapshot(root) == before
+
+
+# ---------------------------------------------------------------- the German walk-through
+
+DEFLECTION = "components/allied-planes.yaml:data.deflection"
+COST = "components/rewards.yaml:data.cost"
+ONCE = "rules:§5.3:p2"
+
+
+def test_german_dogfight_walkthrough(dogfight_copy, tmp_path):
+    """German added as a draft, exported, translated, imported; the source edited; the old PO
+    refused with its conflicts; fuzzy kept; card-text errors caught at import and by check."""
+    root = dogfight_copy
+    de_po = tmp_path / "dogfight.de.po"
+    added = run_pnp(root, "i18n", "add", "dogfight", "de", "-o", str(de_po), check=True)
+    assert "95 strings to translate" in added.stdout
+    # German for the strings this walk-through follows; the rest is left as the source's text
+    # (a PO of English text is refused as de: the file would be for another language)
+    po = polib.pofile(str(de_po))
+    assert "Plural-Forms" not in po.metadata  # no templates/languages/de.yaml: nothing to say
+    german = {
+        SUBTITLE: "Abgeschossenes deutsches Flugzeug",
+        DEFLECTION: "**Ablenkung:** Wer mehr als 4 Karten auf der Hand hat, wirft bis auf 4 ab.",
+        COST: "Wirf {0} :card: {1} ab",
+        ONCE: "Das darfst du nur einmal pro Zug tun.",
+    }
+    for e in po:
+        e.msgstr = german.get(e.msgctxt, e.msgid)
+    po.save(str(de_po))
+    done = run_pnp(root, "i18n", "import", "dogfight", str(de_po), check=True)
+    assert "95 translation(s) changed, 95 marked reviewed" in done.stdout
+    assert counts(status_line(root, "de"))["reviewed"] == 95
+    old_po = tmp_path / "old.de.po"
+    shutil.copy(de_po, old_po)
+    # the designer edits the source: a card string and a rules paragraph
+    set_es_subtitle(root, "Avión enemigo derribado")
+    _replace(
+        root / "content/dogfight/rules/es.md",
+        "Sólo puedes hacerlo una vez por turno.",
+        "Solo puedes hacerlo una única vez por turno.",
+    )
+    status = run_pnp(root, "i18n", "status", "dogfight", "--lang", "de", check=True).stdout
+    assert "95 translated, 93 reviewed, 2 stale" in status
+    assert f"stale: {SUBTITLE}" in status and f"stale: {ONCE}" in status
+    assert "Avión alemán derribado" in status and "| Avión enemigo derribado" in status
+    fresh_po = tmp_path / "fresh.de.po"
+    fresh = export(root, "de", fresh_po)
+    assert [e.msgctxt for e in fresh if "fuzzy" in e.flags] == [SUBTITLE, ONCE]
+    assert entry(fresh, ONCE).previous_msgid == "Sólo puedes hacerlo una vez por turno."
+    # the old PO, edited meanwhile by someone else, comes back: refused with its conflicts
+    old = polib.pofile(str(old_po))
+    entry(old, SUBTITLE).msgstr = "Deutsches Flugzeug abgeschossen"
+    entry(old, ONCE).msgstr = "Nur einmal pro Zug."
+    old.save(str(old_po))
+    before = snapshot(root)
+    done = run_pnp(root, "i18n", "import", "dogfight", str(old_po))
+    assert done.returncode == 1
+    assert done.stderr.count("[po-conflict]") == 2
+    assert "'Sólo puedes hacerlo una vez por turno.'" in done.stderr
+    assert "'Solo puedes hacerlo una única vez por turno.'" in done.stderr
+    assert "2 entries skipped (2 po-conflict)" in done.stderr
+    assert snapshot(root) == before
+    # the translator works the fresh PO: the subtitle done, the paragraph left fuzzy, and two
+    # card-text mistakes (4 -> 5, the :card: icon dropped)
+    e = entry(fresh, SUBTITLE)
+    e.msgstr, e.flags = "Abgeschossenes feindliches Flugzeug", []
+    entry(fresh, ONCE).msgstr = "Das darfst du nur ein einziges Mal pro Zug tun."
+    entry(fresh, DEFLECTION).msgstr = german[DEFLECTION].replace("bis auf 4", "bis auf 5")
+    entry(fresh, COST).msgstr = "Wirf {0} {1} ab"
+    fresh.save(str(fresh_po))
+    done = run_pnp(root, "i18n", "import", "dogfight", str(fresh_po))
+    assert done.returncode == 0, done.stderr
+    assert "4 translation(s) changed, 3 marked reviewed, 1 fuzzy" in done.stdout
+    assert f"[translation-number] entry '{DEFLECTION}' (applied)" in done.stderr
+    assert "de says 5" in done.stderr
+    assert f"[translation-markup] entry '{COST}' (applied)" in done.stderr
+    line = status_line(root, "de")
+    assert counts(line)["fuzzy"] == 1 and counts(line)["reviewed"] == 94, line
+    again = export(root, "de", tmp_path / "again.de.po")
+    assert [e.msgctxt for e in again if "fuzzy" in e.flags] == [ONCE]
+    assert entry(again, ONCE).msgstr == "Das darfst du nur ein einziges Mal pro Zug tun."
+    found = {(f["code"], f["key"]) for f in _findings(root) if f.get("lang") == "de"}
+    assert {
+        ("translation-number", DEFLECTION),
+        ("translation-markup", COST),
+        ("translation-fuzzy", ONCE),
+    } <= found

@@ -67,31 +67,8 @@ def check(view: GameView) -> list[Finding]:
                 continue
             text = place.text
             where = dict(file=view.rel(place.file), lang=lang, key=seg.ctx)
-            label = seg.ctx
-            if seg.kind == "string":
-                out += _numbers(
-                    _unnamed(_words(seg.text), _words(text), source),
-                    _unnamed(_words(text), _words(seg.text), lang),
-                    source,
-                    lang,
-                    label,
-                    place.line,
-                    where,
-                )
-                if source in indexes and lang in indexes:
-                    out += _terms(
-                        _words(seg.text),
-                        _words(text),
-                        indexes[source],
-                        indexes[lang],
-                        label,
-                        place.line,
-                        where,
-                        swaps_only=True,
-                    )
-            out += _markup(seg.text, text, source, lang, label, place.line, where)
-            out += _placeholders(seg.text, text, label, place.line, where)
-            sentence_checks.append((seg, lang, text, label, place.line, where))
+            out += pair(seg, source, lang, text, indexes, place.line, where)
+            sentence_checks.append((seg, lang, text, seg.ctx, place.line, where))
             if lang not in declared_drafts and (
                 guess(text, [lang, source]) == source or _copied(seg.text, text, source)
             ):
@@ -128,6 +105,46 @@ def _copied(source: str, text: str, lang: str) -> bool:
 
 def _words(text: str) -> str:
     return plain(strip_jinja(text))
+
+
+def pair(
+    seg: Segment,
+    source: str,
+    lang: str,
+    text: str,
+    indexes: dict,
+    line: int | None,
+    where: dict,
+) -> list[Finding]:
+    """The checks of one translation against its source that need no other segment: numbers
+    and glossary swaps (YAML strings: rulebook prose gets them per section), markup and
+    placeholders. Used by `pnp check` and by `pnp i18n import` on each entry it applies."""
+    out: list[Finding] = []
+    label = seg.ctx
+    if seg.kind == "string":
+        out += _numbers(
+            _unnamed(_words(seg.text), _words(text), source),
+            _unnamed(_words(text), _words(seg.text), lang),
+            source,
+            lang,
+            label,
+            line,
+            where,
+        )
+        if source in indexes and lang in indexes:
+            out += _terms(
+                _words(seg.text),
+                _words(text),
+                indexes[source],
+                indexes[lang],
+                label,
+                line,
+                where,
+                swaps_only=True,
+            )
+    out += _markup(seg.text, text, source, lang, label, line, where)
+    out += _placeholders(seg.text, text, label, line, where)
+    return out
 
 
 def _unnamed(text: str, other: str, lang: str) -> str:

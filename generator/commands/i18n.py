@@ -251,8 +251,9 @@ def import_(project, args, load, print_findings) -> int:
         f"{len(skipped)} skipped"
         + (f", {result.old} old (applied, recorded stale)" if result.old else "")
     )
-    if skipped:
+    if result.findings:
         print_findings(result.findings, sys.stderr)
+    if skipped:
         reasons: dict[str, int] = {}
         for f in skipped:
             reasons[f.code] = reasons.get(f.code, 0) + 1

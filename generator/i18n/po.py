@@ -274,6 +274,7 @@ class Edit:
     changed: bool  # differs from what is in the files
     # what to record: "review", "fuzzy:<source text>", "old:<source text>" or None
     record_as: str | None = None
+    line: int | None = None  # the entry's line in the PO file
 
 
 @dataclass
@@ -376,12 +377,12 @@ def check_language(content: GameContent, lang: str, po: polib.POFile, po_path: P
     # `pnp check` (untranslated text in a complete language), as a draft may hold some
     votes: dict[str, int] = {}
     source = seg_mod.source_language(content)
-    candidates = list(dict.fromkeys([lang, *(c for c in content.languages if c != source)]))
+    candidates = list(dict.fromkeys([lang, *content.languages]))
     for entry in po:
         if entry.obsolete or not entry.msgstr:
             continue
         said = guess(strip_jinja(PLACEHOLDER.sub(" ", entry.msgstr)), candidates)
-        if said is not None:
+        if said is not None and said != source:
             votes[said] = votes.get(said, 0) + 1
     if not votes:
         return
@@ -521,10 +522,39 @@ def plan(
         if not changed and record_as is None:
             result.unchanged += 1
             continue
-        edits.append(Edit(seg, text, record_as == "review", changed, record_as))
+        edits.append(Edit(seg, text, record_as == "review", changed, record_as, entry.linenum))
     result.edits = edits
     result.findings += _stage(content, lang, edits, po_path, result)
+    result.findings += _integrity(content, lang, result.edits, po_path)
     return result
+
+
+def _integrity(content: GameContent, lang: str, edits: list[Edit], po_path: Path) -> list[Finding]:
+    """The checks `pnp check` makes on every translation (numbers, glossary swaps, markup,
+    placeholders), on each entry applied: warnings naming the PO entry. They are applied all
+    the same (a difference may be meant: accepted.yaml), and `pnp check` keeps reporting them."""
+    from generator.check.segments import pair
+    from generator.check.terms import index
+    from generator.load.glossary import load_glossary
+
+    source = seg_mod.source_language(content)
+    try:
+        glossary = load_glossary(content.dir)
+    except ContentError:
+        glossary = None
+    indexes = {}
+    if glossary is not None:
+        indexes = {source: index(glossary, source), lang: index(glossary, lang)}
+    out = []
+    for e in edits:
+        if not e.changed:
+            continue
+        where = dict(file=str(po_path), lang=lang, key=e.segment.ctx)
+        for f in pair(e.segment, source, lang, e.text, indexes, e.line, where):
+            f.severity = "warning"
+            f.message = f"entry '{e.segment.ctx}' (applied): " + f.message.split(": ", 1)[-1]
+            out.append(f)
+    return out
 
 
 def _one_line(text: str, width: int = 90) -> str:
