@@ -159,11 +159,13 @@ def _unnamed(text: str, other: str, lang: str) -> str:
     return text
 
 
-def _finding(code: str, message: str, line: int, where: dict, hint: str) -> Finding:
+def _finding(code: str, message: str, line: int | None, where: dict, hint: str) -> Finding:
     return Finding("error", code, message, line=line, hint=hint, **where)
 
 
-def _markup(a: str, b: str, la: str, lb: str, label: str, line: int, where: dict) -> list[Finding]:
+def _markup(
+    a: str, b: str, la: str, lb: str, label: str, line: int | None, where: dict
+) -> list[Finding]:
     out = []
     ta, tb = strip_jinja(a), strip_jinja(b)
     if len(BOLD.findall(tb)) % 2 and not len(BOLD.findall(ta)) % 2:
@@ -209,7 +211,7 @@ def _markup(a: str, b: str, la: str, lb: str, label: str, line: int, where: dict
     return out
 
 
-def _placeholders(a: str, b: str, label: str, line: int, where: dict) -> list[Finding]:
+def _placeholders(a: str, b: str, label: str, line: int | None, where: dict) -> list[Finding]:
     from generator.i18n.po import _check_placeholders, expressions, protect
 
     exprs = expressions(a)

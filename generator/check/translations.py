@@ -182,7 +182,9 @@ def _head(text: str, size: int = 32) -> str:
     return "'" + (head if len(head) <= size else head[: size - 1] + "…") + "'"
 
 
-def _numbers(a: str, b: str, la: str, lb: str, label: str, line: int, where: dict) -> list[Finding]:
+def _numbers(
+    a: str, b: str, la: str, lb: str, label: str, line: int | None, where: dict
+) -> list[Finding]:
     na = Counter(n.value for n in find_numbers(a, la) if n.value not in IGNORED_NUMBERS)
     nb = Counter(n.value for n in find_numbers(b, lb) if n.value not in IGNORED_NUMBERS)
     only_a = sorted(set(na) - set(nb))
@@ -219,7 +221,7 @@ def _terms(
     a_idx: TermIndex,
     b_idx: TermIndex,
     label: str,
-    line: int,
+    line: int | None,
     where: dict,
     swaps_only: bool,
 ) -> list[Finding]:
