@@ -174,7 +174,7 @@ def test_the_first_import_of_a_section_tracked_game_keeps_what_was_reviewed(make
     sync = (root / "content/red-code/rules/i18n-sync.yaml").read_text(encoding="utf-8")
     assert "format: segments" in sync  # migrated to per-string tracking
     assert status_line(root, "en", "red-code") == before
-    assert status_line(root, "ko", "red-code").startswith("ko: 179/179 translated, 179 reviewed")
+    assert status_line(root, "ko", "red-code").startswith("ko: 187/187 translated, 187 reviewed")
     check = run_pnp(root, "check", "red-code")
     assert "translation-unsynced" not in check.stdout, check.stdout
 
@@ -465,3 +465,35 @@ def test_german_dogfight_walkthrough(dogfight_copy, tmp_path):
         ("translation-markup", COST),
         ("translation-fuzzy", ONCE),
     } <= found
+
+
+def test_strings_inside_template_calls_are_offered_and_land_in_place(make_project, tmp_path):
+    """Defect: Red Code's table headers and board caption were not offered for translation and
+    stayed Spanish in a new language."""
+    root = make_project(games=("red-code",))
+    path = tmp_path / "fr.po"
+    run_pnp(root, "i18n", "add", "red-code", "fr", "-o", str(path), check=True)
+    po = polib.pofile(str(path))
+    caption = entry(po, "rules:§3.2:call1.caption")
+    assert caption.msgid.startswith("Ejemplo de campo visual: el destructor rojo")
+    headers = [entry(po, f"rules:§3.2:call2.h{n}").msgid for n in (1, 2, 3, 4)]
+    assert headers == ["Maniobra", "Coste", "Distancia", "Efecto"]
+    caption.msgstr = "Exemple de ligne de vue : le destroyer rouge peut viser le sous-marin bleu."
+    for e, fr in zip(
+        [entry(po, f"rules:§3.2:call2.h{n}") for n in (1, 2, 3, 4)],
+        ["Manœuvre", "Coût", "Portée", "L'effet"],  # a quote, to be escaped in the call
+        strict=True,
+    ):
+        e.msgstr = fr
+    po.save(str(path))
+    run_pnp(root, "i18n", "import", "red-code", str(path), check=True)
+    text = (root / "content/red-code/rules/fr.md").read_text(encoding="utf-8")
+    assert "caption='Exemple de ligne de vue : le destroyer rouge peut viser le sous-marin" in text
+    assert "[['Manœuvre', \"**{{ name }}**" in text and "['L\\'effet', 'effect']" in text
+    from generator.load import templating
+
+    line = next(x for x in text.split("\n") if "Manœuvre" in x)
+    templating.check_syntax(line)  # still a valid template
+    again = polib.pofile(str(export(root, "fr", tmp_path / "again.po", game="red-code").fpath))
+    assert entry(again, "rules:§3.2:call2.h4").msgstr == "L'effet"
+    assert entry(again, "rules:§3.3:call1.h1").msgstr == ""  # still the Spanish: not offered

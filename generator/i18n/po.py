@@ -645,11 +645,19 @@ def _rules_text(base: str, edits: list[Edit]) -> str:
 
     def position(e: Edit) -> tuple[int, int]:
         block = contexts[e.segment.ctx][1]
-        return (block.first, block.cell[2] if block.cell else 0)
+        column = block.cell[2] if block.cell else (block.call[2] if block.call else 0)
+        return (block.first, column)
 
     ordered = sorted(edits, key=position, reverse=True)
     for edit in ordered:
         _, block = contexts[edit.segment.ctx]
+        if block.kind == "call" and block.call is not None:
+            row = lines[block.first - 1]
+            start, end = block.call[2], block.call[3]
+            lines[block.first - 1] = (
+                row[:start] + seg_mod.quote(edit.text, row[start:end]) + row[end:]
+            )
+            continue
         if block.kind == "cell" and block.cell is not None:
             row = lines[block.first - 1]
             start, end, _ = seg_mod._cells(row)[block.cell[2] - 1]
