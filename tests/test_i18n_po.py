@@ -77,13 +77,19 @@ def test_entries_carry_context_reference_placeholders_and_glossary(tmp_path):
     lines = (root / "content/dogfight/components/rewards.yaml").read_text().split("\n")
     line = next(i for i, t in enumerate(lines, 1) if t.startswith('    es: "Descarta'))
     assert cost.occurrences == [("components/rewards.yaml", str(line))]
-    assert "python-brace-format" in cost.flags
+    # ko writes `{{ suits[suit].name }}` for `{{ suits[suit].name | lower }}` (no case): not
+    # every translation uses {1}, so no msgfmt check, in the POT and every PO alike
+    assert "python-brace-format" not in cost.flags
     assert "{0} = {{ [value, 1] | max }}" in cost.comment
-    assert "glossary: Descarta (discard) -> fr: défausser / Défaussez" in cost.comment
+    assert "component rewards (card, poker 63x88 mm, layout dogfight/reward)" in cost.comment
+    assert "glossary: Descarta (discard) -> en: discard / Discard / discarded; ko:" in cost.comment
+    assert "fr: défausser / Défaussez" in cost.comment
+    flagged = [e for e in po if "python-brace-format" in e.flags]
+    assert [e.msgctxt for e in flagged] == ["components/rewards.yaml:data.points"]
     item = entry(po, "rules:§5.2:li1")
     assert item.msgid.startswith("Coloca los aviones en tu zona de vuelo boca arriba")
     assert item.occurrences[0][0] == "rules/es.md"
-    assert "face-up) -> fr: face visible" in item.comment
+    assert "(face-up) -> en: face up; ko: 앞면이 보이게; fr: face" in item.comment
 
 
 # ---------------------------------------------------------------- import

@@ -232,15 +232,15 @@ def _terms(
     finding, in list items and in prose: a term missing on one side while the other side says
     another term more often than this side (a "red X" that became a "red Y" next to a "blue Y"
     both sides have)."""
-    all_a, all_b = _senses(a_idx.find_all(a), a_idx), _senses(b_idx.find_all(b), b_idx)
+    all_a, all_b = a_idx.find_all(a), b_idx.find_all(b)
     found_a = _comparable(all_a, a_idx.lang)
     found_b = _comparable(all_b, b_idx.lang)
     # A bare unit word is not asked of the other side, but it still says its term: fr "12
     # pièces" (a unit word in French, and the glossary's coin) answers en "12 coins".
-    ids_a = set().union(*(m.terms for m in all_a)) if all_a else set()
-    ids_b = set().union(*(m.terms for m in all_b)) if all_b else set()
-    missing_in_b = _unmatched(found_a, ids_b, b_idx, a_idx.lang)
-    missing_in_a = _unmatched(found_b, ids_a, a_idx, b_idx.lang)
+    ids_a = set().union(*(_senses(m, a_idx) for m in all_a)) if all_a else set()
+    ids_b = set().union(*(_senses(m, b_idx) for m in all_b)) if all_b else set()
+    missing_in_b = _unmatched(found_a, ids_b, b_idx, a_idx.lang, a_idx)
+    missing_in_a = _unmatched(found_b, ids_a, a_idx, b_idx.lang, b_idx)
     if not missing_in_a and not missing_in_b:
         missing_in_b, missing_in_a = _group_swap(found_a, found_b, a_idx)
         if not missing_in_b:
@@ -292,14 +292,10 @@ def _terms(
     ]
 
 
-def _senses(found: list[TermMatch], idx: TermIndex) -> list[TermMatch]:
-    """Each match with every term that has its very form: es "Reparación" is the repair track
-    and the Repair maneuver; the other side naming either is no swap."""
-    out = []
-    for m in found:
-        more = idx.folded.get(" ".join(m.text.split()).lower())
-        out.append(TermMatch(m.start, m.end, m.text, m.terms | more) if more else m)
-    return out
+def _senses(m: TermMatch, idx: TermIndex) -> frozenset[str]:
+    """Every term that has the match's very form: es "Reparación" is the repair track and the
+    Repair maneuver; the other side naming either is no swap."""
+    return m.terms | frozenset(idx.folded.get(" ".join(m.text.split()).lower()) or ())
 
 
 def _group_swap(found_a: list[TermMatch], found_b: list[TermMatch], idx) -> tuple[list, list]:
@@ -347,7 +343,7 @@ def _comparable(found: list[TermMatch], lang: str) -> list[TermMatch]:
 
 
 def _unmatched(
-    found: list[TermMatch], other_ids: set[str], other_idx: TermIndex, lang: str
+    found: list[TermMatch], other_ids: set[str], other_idx: TermIndex, lang: str, own_idx: TermIndex
 ) -> list:
     """Occurrences none of whose terms appear on the other side (and that the other language
     has a form for). A compound whose every word is part of a term the other side has is not
@@ -357,7 +353,7 @@ def _unmatched(
     out, seen = [], set()
     for m in found:
         comparable = {t for t in m.terms if t in other_idx.forms}
-        if not comparable or comparable & other_ids:
+        if not comparable or comparable & other_ids or _senses(m, own_idx) & other_ids:
             continue
         if _covered(m, present, lang):
             continue
