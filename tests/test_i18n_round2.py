@@ -497,3 +497,63 @@ def test_strings_inside_template_calls_are_offered_and_land_in_place(make_projec
     again = polib.pofile(str(export(root, "fr", tmp_path / "again.po", game="red-code").fpath))
     assert entry(again, "rules:§3.2:call2.h4").msgstr == "L'effet"
     assert entry(again, "rules:§3.3:call1.h1").msgstr == ""  # still the Spanish: not offered
+
+
+# ---------------------------------------------------------------- a picture per string
+
+
+def _red_box(path: Path) -> tuple[int, int, int, int] | None:
+    from PIL import Image
+
+    image = Image.open(path).convert("RGB")
+    w, h = image.size
+    red = [
+        (x, y)
+        for y in range(h)
+        for x in range(w)
+        if image.getpixel((x, y)) == (220, 0, 0)  # the outline's own colour
+    ]
+    if not red:
+        return None
+    xs, ys = [p[0] for p in red], [p[1] for p in red]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def test_export_context_writes_a_picture_per_string_with_its_place_outlined(
+    dogfight_copy, tmp_path
+):
+    """Defect: translators could not see where a string lands. Now `--context DIR` writes a
+    PNG of a face where each component string prints, its place outlined, named by its id."""
+    out = tmp_path / "context"
+    done = run_pnp(
+        dogfight_copy,
+        "i18n",
+        "export",
+        "dogfight",
+        "--lang",
+        "fr",
+        "-o",
+        str(tmp_path / "fr.po"),
+        "--context",
+        str(out),
+        check=True,
+    )
+    assert "11 picture(s)" in done.stdout and "4 string(s) print on no face" in done.stdout
+    names = sorted(p.name for p in out.iterdir())
+    assert "components_allied-planes.yaml_data.deflection.png" in names
+    assert "game.yaml_data.suits.purple.name.png" in names  # game.yaml data printed on cards
+    assert not any(n.startswith("rules") for n in names)
+    # the deflection rule is printed across the bottom of the 10s: its outline is there
+    from PIL import Image
+
+    path = out / "components_allied-planes.yaml_data.deflection.png"
+    w, h = Image.open(path).size
+    box = _red_box(path)
+    assert box is not None
+    x0, y0, x1, y1 = box
+    assert y0 > 0.6 * h and x1 - x0 > 0.6 * w, (box, w, h)
+    # the subtitle sits at the top right of a reward card
+    path = out / "components_rewards.yaml_data.subtitle.png"
+    x0, y0, x1, y1 = _red_box(path) or (0, 0, 0, 0)
+    w, h = Image.open(path).size
+    assert y1 < 0.35 * h and x0 > 0.35 * w, (x0, y0, x1, y1, w, h)

@@ -94,6 +94,13 @@ def _parser() -> argparse.ArgumentParser:
     ex.add_argument("--lang", help="the target language (not needed with --template)")
     ex.add_argument("--template", action="store_true", help="a POT: sources, empty msgstr")
     ex.add_argument("-o", "--output", type=Path, help="file (default output/i18n/GAME.LANG.po)")
+    ex.add_argument(
+        "--context",
+        type=Path,
+        metavar="DIR",
+        help="also write a PNG per component string: the face where it prints, its place "
+        "outlined, named by the entry's msgctxt",
+    )
     im = isub.add_parser("import", help="write a translated PO file back into the content")
     im.add_argument("game")
     im.add_argument("po", type=Path)

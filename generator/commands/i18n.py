@@ -230,6 +230,18 @@ def export(project, args, load) -> int:
     fuzzy = sum(1 for e in catalogue if "fuzzy" in e.flags)
     empty = sum(1 for e in catalogue if not e.msgstr)
     print(f"{content.id}: {len(catalogue)} entries ({empty} untranslated, {fuzzy} fuzzy) -> {out}")
+    context = getattr(args, "context", None)
+    if context is not None:
+        from generator.i18n.context import write_pictures
+
+        pictures = write_pictures(
+            content, lang or source_language(content), all_segments(content), context
+        )
+        drawn = [p for p in pictures if p.path is not None]
+        print(
+            f"  {len(drawn)} picture(s) -> {context} ({len(pictures) - len(drawn)} string(s) "
+            "print on no face; rulebook segments have no picture yet)"
+        )
     return EXIT_OK
 
 
