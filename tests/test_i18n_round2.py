@@ -557,3 +557,25 @@ def test_export_context_writes_a_picture_per_string_with_its_place_outlined(
     x0, y0, x1, y1 = _red_box(path) or (0, 0, 0, 0)
     w, h = Image.open(path).size
     assert y1 < 0.35 * h and x0 > 0.35 * w, (x0, y0, x1, y1, w, h)
+
+
+def test_a_glossary_term_swapped_in_a_spanish_card_text(make_project):
+    """Defect: linternas -> monedas in a Spanish card text (English source) passed."""
+    root = make_project(templates="all")
+    run_pnp(root, "new", "g", "--langs", "en,es", check=True)
+    game = root / "content/g"
+    _replace(
+        game / "glossary.yaml",
+        "terms:\n",
+        'terms:\n  - id: lantern\n    en: ["lantern", "lanterns"]\n'
+        '    es: ["linterna", "linternas"]\n',
+    )
+    cards = game / "components/cards.yaml"
+    _replace(cards, 'en: "Gain {{ value }} coins."', 'en: "Gain {{ value }} lanterns."')
+    _replace(cards, 'es: "Gana {{ value }} monedas."', 'es: "Gana {{ value }} linternas."')
+    assert not [f for f in _findings(root, "g") if f["code"] == "translation-term"]
+    _replace(cards, 'es: "Gana {{ value }} linternas."', 'es: "Gana {{ value }} monedas."')
+    found = [f for f in _findings(root, "g") if f["code"] == "translation-term"]
+    assert len(found) == 1 and found[0]["lang"] == "es", found
+    assert "lantern" in found[0]["message"] and "coin" in found[0]["message"]
+    assert found[0]["file"] == "content/g/components/cards.yaml"
