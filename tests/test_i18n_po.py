@@ -77,13 +77,19 @@ def test_entries_carry_context_reference_placeholders_and_glossary(tmp_path):
     lines = (root / "content/dogfight/components/rewards.yaml").read_text().split("\n")
     line = next(i for i, t in enumerate(lines, 1) if t.startswith('    es: "Descarta'))
     assert cost.occurrences == [("components/rewards.yaml", str(line))]
-    assert "python-brace-format" in cost.flags
+    # ko writes `{{ suits[suit].name }}` for `{{ suits[suit].name | lower }}` (no case): not
+    # every translation uses {1}, so no msgfmt check, in the POT and every PO alike
+    assert "python-brace-format" not in cost.flags
     assert "{0} = {{ [value, 1] | max }}" in cost.comment
-    assert "glossary: Descarta (discard) -> fr: défausser / Défaussez" in cost.comment
+    assert "component rewards (card, poker 63x88 mm, layout dogfight/reward)" in cost.comment
+    assert "glossary: Descarta (discard) -> en: discard / Discard / discarded; ko:" in cost.comment
+    assert "fr: défausser / Défaussez" in cost.comment
+    flagged = [e for e in po if "python-brace-format" in e.flags]
+    assert [e.msgctxt for e in flagged] == ["components/rewards.yaml:data.points"]
     item = entry(po, "rules:§5.2:li1")
     assert item.msgid.startswith("Coloca los aviones en tu zona de vuelo boca arriba")
     assert item.occurrences[0][0] == "rules/es.md"
-    assert "face-up) -> fr: face visible" in item.comment
+    assert "(face-up) -> en: face up; ko: 앞면이 보이게; fr: face" in item.comment
 
 
 # ---------------------------------------------------------------- import
@@ -142,20 +148,29 @@ def test_a_changed_msgstr_lands_in_its_yaml_key_and_rulebook_segment(dogfight_co
         ("rules:§5:title", "Phase 1\n- Mission", "po-broken-segment", "structure"),
     ],
 )
-def test_a_broken_entry_is_refused_and_nothing_is_written(
+def test_a_broken_entry_is_skipped_and_the_others_still_apply(
     dogfight_copy, tmp_path, ctx, msgstr, code, says
 ):
+    """One bad entry does not stop the others: it is skipped and named (exit 1), the good one
+    lands, and the bad entry's translation is left as it was."""
     path = tmp_path / "fr.po"
     po = export(dogfight_copy, "fr", path)
     entry(po, "components/rewards.yaml:data.subtitle").msgstr = "Avion ennemi abattu"  # fine
     entry(po, ctx).msgstr = msgstr
     po.save(str(path))
-    before = snapshot(dogfight_copy)
+    game = dogfight_copy / "content/dogfight"
+    rules_before = (game / "rules/fr.md").read_text()
+    data_before = yaml.safe_load((game / "components/rewards.yaml").read_text())["data"]
     done = run_pnp(dogfight_copy, "i18n", "import", "dogfight", str(path))
     assert done.returncode == 1
     assert f"[{code}] entry '{ctx}'" in done.stderr and says in done.stderr
-    assert "nothing written" in done.stderr
-    assert snapshot(dogfight_copy) == before
+    assert "1 entry skipped" in done.stderr and "the others were applied" in done.stderr
+    assert "1 translation(s) changed, 1 marked reviewed" in done.stdout
+    rewards = yaml.safe_load((game / "components/rewards.yaml").read_text())["data"]
+    assert rewards["subtitle"]["fr"] == "Avion ennemi abattu"
+    data_before["subtitle"]["fr"] = "Avion ennemi abattu"
+    assert rewards == data_before
+    assert (game / "rules/fr.md").read_text() == rules_before
 
 
 def test_an_unknown_context_is_refused(dogfight_copy, tmp_path):
@@ -166,7 +181,7 @@ def test_an_unknown_context_is_refused(dogfight_copy, tmp_path):
     before = snapshot(dogfight_copy)
     done = run_pnp(dogfight_copy, "i18n", "import", "dogfight", str(path))
     assert done.returncode == 1 and "[po-unknown-context] entry 'rules:§12:p9'" in done.stderr
-    assert snapshot(dogfight_copy) == before
+    assert snapshot(dogfight_copy) == before  # the other entries were all unchanged
 
 
 # ---------------------------------------------------------------- change tracking

@@ -84,15 +84,33 @@ def _parser() -> argparse.ArgumentParser:
     sy.add_argument("--lang", action="append", help="only this language (repeat for several)")
     sy.add_argument("--section", action="append", help="only this section, e.g. 3.2 (repeat)")
     sy.add_argument("--all", action="store_true", help="every language and every string")
+    ap = isub.add_parser(
+        "approve", help="record reviewed translations as approved (a second reader's sign-off)"
+    )
+    ap.add_argument("games", nargs="*")
+    ap.add_argument("--lang", action="append", help="only this language (repeat for several)")
+    ap.add_argument("--section", action="append", help="only this section, e.g. 3.2 (repeat)")
     ex = isub.add_parser("export", help="write a PO file (a POT with --template) for translators")
     ex.add_argument("game")
     ex.add_argument("--lang", help="the target language (not needed with --template)")
     ex.add_argument("--template", action="store_true", help="a POT: sources, empty msgstr")
     ex.add_argument("-o", "--output", type=Path, help="file (default output/i18n/GAME.LANG.po)")
+    ex.add_argument(
+        "--context",
+        type=Path,
+        metavar="DIR",
+        help="also write a PNG per component string: the face where it prints, its place "
+        "outlined, named by the entry's msgctxt",
+    )
     im = isub.add_parser("import", help="write a translated PO file back into the content")
     im.add_argument("game")
     im.add_argument("po", type=Path)
     im.add_argument("--lang", help="default: the PO file's Language header")
+    im.add_argument(
+        "--accept-old",
+        action="store_true",
+        help="apply entries made against an older source text too (recorded as stale)",
+    )
     ad = isub.add_parser("add", help="add a language as a draft and write its PO file")
     ad.add_argument("game")
     ad.add_argument("lang")

@@ -84,6 +84,7 @@ class Language:
     note_labels: tuple[str, ...]
     aliases: frozenset[str] = frozenset()  # other names users type for it (eng, english)
     file: Path | None = None
+    plural_forms: str | None = None  # gettext's Plural-Forms: "nplurals=2; plural=(n != 1);"
 
     def label(self, key: str) -> str:
         return self.labels.get(key) or key
@@ -139,6 +140,7 @@ _KEYS = {
     "note_labels",
     "aliases",
     "figure_phrases",  # read by the rulebook checks (figure references), not here
+    "plural_forms",
 }
 
 
@@ -190,6 +192,7 @@ def get(code: str) -> Language:
         note_labels=tuple(data.get("note_labels") or ()),
         aliases=frozenset(str(a).casefold() for a in data.get("aliases") or ()),
         file=path,
+        plural_forms=str(data["plural_forms"]) if data.get("plural_forms") else None,
     )
 
 
