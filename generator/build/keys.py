@@ -175,10 +175,11 @@ def resolved_layouts(content: GameContent, comps: list[ComponentSpec]) -> list[P
 def _world(content: GameContent, h) -> None:
     """What every output of the game reads whatever its language: art, data, fonts, sizes."""
     project = content.project
-    for path in (project.templates / "paper.yaml", project.templates / "card-sizes.yaml"):
+    for path in (project.template("paper.yaml"), project.template("card-sizes.yaml")):
         _file_digest(h, path)
-    for path in _files(project.fonts):
-        _file_digest(h, path)
+    for folder in project.font_dirs:
+        for path in _files(folder):
+            _file_digest(h, path)
     for path in _files(content.dir):
         rel = path.relative_to(content.dir)
         if rel.parts[0] in ("components", "rules") or (
@@ -227,6 +228,7 @@ def rulebook_key(content: GameContent, langs: tuple[str, ...], extra: str) -> st
         if path.suffix == ".md" and path.stem not in langs:
             continue  # another language's rulebook
         _file_digest(h, path)
-    for path in _files(content.project.templates / "rulebook"):
-        _file_digest(h, path)
+    for folder in content.project.template_dirs("rulebook"):
+        for path in _files(folder):
+            _file_digest(h, path)
     return h.hexdigest()

@@ -72,7 +72,10 @@ class FontBook:
                         "styles: " + ", ".join(STYLES),
                     )
                 self.families[family][style] = _register(
-                    f"{family}-{style}", fonts_dir / filename, spec_file, faces.line_of(style)
+                    f"{family}-{style}",
+                    font_file(fonts_dir, filename),
+                    spec_file,
+                    faces.line_of(style),
                 )
 
     def face(self, family: str, style: str = "regular") -> Face:
@@ -134,6 +137,18 @@ def _register(name: str, path: Path, spec_file: Path, line: int | None) -> Face:
     return Face(
         name, path, face.ascent / 1000, abs(face.descent) / 1000, frozenset(face.charToGlyph)
     )
+
+
+def font_file(fonts_dir: Path, filename: str) -> Path:
+    """A font file named in fonts.yaml: in its folder, else among pnp's own fonts (a project's
+    fonts.yaml may add a family and keep naming the bundled ones)."""
+    from generator.load.project import DEFAULTS
+
+    path = fonts_dir / filename
+    if path.exists():
+        return path
+    bundled = DEFAULTS / "fonts" / filename
+    return bundled if bundled.exists() else path
 
 
 @session.cached
