@@ -207,6 +207,8 @@ def component_key(content: GameContent, comp: ComponentSpec, lang: str, extra: s
     _world(content, h)
     _strings_digest(h, content.dir / "game.yaml", langs, languages)
     _strings_digest(h, comp.file, langs, languages)
+    if comp.sheet is not None:  # its items (every language's columns: one file)
+        _file_digest(h, comp.sheet)
     for path in resolved_layouts(content, [comp]):
         _file_digest(h, path)
     return h.hexdigest()
@@ -221,6 +223,8 @@ def rulebook_key(content: GameContent, langs: tuple[str, ...], extra: str) -> st
         _strings_digest(h, content.dir / name, langs, languages)
     for comp in content.components:
         _strings_digest(h, comp.file, langs, languages)
+        if comp.sheet is not None:
+            _file_digest(h, comp.sheet)
     for path in resolved_layouts(content, list(content.components)):
         _file_digest(h, path)
     rules = content.dir / "rules"

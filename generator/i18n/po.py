@@ -326,6 +326,28 @@ def plan(content: GameContent, lang: str, po: polib.POFile, po_path: Path) -> Im
             continue
         text = restore(entry.msgstr, exprs)
         current = seg.translation(lang)
+        if seg.kind == "sheet-cell" and text != current:
+            # pnp reads spreadsheets and never writes them: rewriting a workbook would lose
+            # what pnp does not model (formulas, formatting, other sheets, comments)
+            column = seg.ctx.rsplit("].data.", 1)[-1] + f".{lang}"
+            cell = seg.cells.get(lang)
+            where = (
+                f"cell {seg.source.file.name}:{cell} (column {column})"
+                if cell
+                else f"a new column {column} of {seg.source.file.name}, row {seg.source.line}"
+            )
+            result.findings.append(
+                _finding(
+                    po_path,
+                    entry,
+                    "po-sheet-cell",
+                    f"this translation belongs in the spreadsheet, {where}; pnp does not write "
+                    "spreadsheets",
+                    "paste it into that cell, then import again; or delete the entry from the "
+                    "PO file to import the rest",
+                )
+            )
+            continue
         fuzzy = "fuzzy" in entry.flags
         same_source = entry.msgid == protect(seg.text, exprs)
         if fuzzy:

@@ -284,6 +284,7 @@ def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
 # is neither read nor hashed.
 USED_SUFFIXES = frozenset(
     {".yaml", ".yml", ".md", ".svg", ".png", ".jpg", ".jpeg", ".ttf", ".css", ".html", ".json"}
+    | {".csv", ".xlsx", ".xlsm", ".xls", ".ods"}  # items from a spreadsheet (load/sheets.py)
 )
 
 
