@@ -106,6 +106,10 @@ def test_a_csv_gives_the_same_items_as_the_yaml(tmp_path):
     assert from_csv[0][2]["value"] == 1  # a whole number, as YAML's `value: 1`
     result = run_pnp(root, "check", "g", "--format", "json")
     assert result.returncode == 0, result.stdout + result.stderr
+    # the translations moved from the YAML to the sheet: the record asks for a review
+    assert [f["code"] for f in json.loads(result.stdout)] == ["translation-unsynced"]
+    run_pnp(root, "i18n", "sync", "g", "--lang", "es", check=True)
+    result = run_pnp(root, "check", "g", "--format", "json")
     assert json.loads(result.stdout) == []
 
 
@@ -379,3 +383,128 @@ def test_sheet_cells_are_po_entries_and_import_refuses_to_write_a_sheet(tmp_path
     assert sheet.read_bytes() == before
     sheet.write_text(_csv([*rows[:2], [*rows[2][:3], "Caballero", *rows[2][4:]]]))
     run_pnp(root, "i18n", "import", "g", str(po_path), check=True)  # the cell holds it now
+
+
+MONSTER_COLUMNS = [
+    "id",
+    "count",
+    "name.en",
+    "name.es",
+    "attack",
+    "ability.en",
+    "ability.es",
+    "stats.speed",
+    "flavor",
+]
+
+
+def test_import_sheet_makes_a_component_that_shows_every_column(tmp_path):
+    from pypdf import PdfReader
+
+    root = _project(tmp_path)
+    book = tmp_path / "downloads" / "Monsters.xlsx"  # outside the project: copied in
+    book.parent.mkdir()
+    book.write_bytes(
+        _xlsx(
+            {
+                "Monsters": [
+                    MONSTER_COLUMNS,
+                    ["goblin", 4, "Goblin", "Duende", 2, "Steal.", "Roba.", 3, "Small."],
+                    ["troll", 2, "Troll", "Trol", 5, "Regenerate.", "Regenera.", 1, None],
+                ]
+            }
+        )
+    )
+    result = run_pnp(root, "import-sheet", str(book), check=True)
+    game = root / "content/g"
+    assert "wrote content/g/components/monsters.yaml" in result.stdout
+    assert (game / "components/Monsters.xlsx").read_bytes() == book.read_bytes()
+    assert "items: Monsters.xlsx#Monsters" in (game / "components/monsters.yaml").read_text()
+    assert "monsters: {count: 6}" in result.stdout  # what the manifest needs, said
+    manifest = game / "manifest.yaml"
+    manifest.write_text(manifest.read_text() + "  monsters:\n    count: 6\n")
+    checked = run_pnp(root, "check", "g", "--format", "json")
+    assert [f for f in json.loads(checked.stdout) if f["severity"] == "error"] == []
+
+    def face(item: str, lang: str) -> str:
+        out = tmp_path / f"{item}-{lang}.pdf"
+        run_pnp(root, "render", "g", "monsters", item, "--lang", lang, "-o", str(out), check=True)
+        return " ".join(PdfReader(io.BytesIO(out.read_bytes())).pages[0].extract_text().split())
+
+    goblin, troll = face("goblin", "en"), face("troll", "es")
+    for label in ("name:", "attack:", "ability:", "stats.speed:", "flavor:"):
+        assert label in goblin, goblin
+    assert "Goblin" in goblin and "Steal." in goblin and "Small." in goblin
+    assert "Trol" in troll and "Regenera." in troll and "speed: 1" in troll
+    assert "flavor:" not in troll  # its cell is blank: the line is left out
+    again = run_pnp(root, "import-sheet", str(book))
+    assert again.returncode == 2 and "exists already" in again.stderr
+
+
+def _ods(name: str, rows: list[list]) -> bytes:
+    """A minimal OpenDocument spreadsheet (what LibreOffice saves, less styles and settings)."""
+    import zipfile
+    from xml.sax.saxutils import escape
+
+    def cell(value) -> str:
+        if value is None:
+            return "<table:table-cell/>"
+        if isinstance(value, int | float):
+            return (
+                f'<table:table-cell office:value-type="float" office:value="{value}">'
+                f"<text:p>{value}</text:p></table:table-cell>"
+            )
+        return (
+            f'<table:table-cell office:value-type="string"><text:p>{escape(value)}</text:p>'
+            "</table:table-cell>"
+        )
+
+    body = "".join(
+        "<table:table-row>" + "".join(cell(v) for v in row) + "</table:table-row>" for row in rows
+    )
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"'
+        ' xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"'
+        ' xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
+        f'<office:body><office:spreadsheet><table:table table:name="{name}">{body}'
+        "</table:table></office:spreadsheet></office:body></office:document-content>"
+    )
+    manifest = (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"'
+        ' manifest:version="1.2"><manifest:file-entry manifest:full-path="/"'
+        ' manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>'
+        '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+        "</manifest:manifest>"
+    )
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        z.writestr("META-INF/manifest.xml", manifest, zipfile.ZIP_DEFLATED)
+        z.writestr("content.xml", content, zipfile.ZIP_DEFLATED)
+    return out.getvalue()
+
+
+def test_an_ods_sheet_and_its_cell_errors(tmp_path):
+    root = _project(tmp_path)
+    write_files(
+        root,
+        {
+            "content/g/components/cards.yaml": _head(root) + "items: cards.ods#Deck\n",
+            "content/g/components/cards.ods": _ods(
+                "Deck", [["id", "count", "title.en", "title.es"], ["scout", 3, "Scout", "Exp"]]
+            ),
+        },
+    )
+    assert _items(root) == [("scout", 3, {"title": {"en": "Scout", "es": "Exp"}})]
+    write_files(
+        root,
+        {
+            "content/g/components/cards.ods": _ods(
+                "Deck", [["id", "count", "title.en", "title.es"], ["scout", 0, "Scout", "Exp"]]
+            )
+        },
+    )
+    result = run_pnp(root, "check", "g")
+    assert "cards.ods:Deck!B2: count: count '0' is not a whole number" in result.stderr

@@ -226,6 +226,16 @@ def _project_parsers(sub) -> None:
     ej.add_argument("name", help="as `pnp templates list` shows it, or a file name: rulebook.css")
     ej.add_argument("--force", action="store_true", help="replace the project's own copy")
 
+    ims = sub.add_parser(
+        "import-sheet",
+        help="a component from a spreadsheet (.csv, .xlsx, .ods): one card per row, a layout "
+        "showing every column",
+    )
+    ims.add_argument("file", type=str, help="the spreadsheet; FILE#Sheet picks a sheet")
+    ims.add_argument("--game", help="the game (default: the only one in content/)")
+    ims.add_argument("--id", dest="component", help="component id (default: from the file name)")
+    ims.add_argument("--sheet", help="the sheet to read (default: the first)")
+
 
 def cmd_init(args) -> int:
     from generator.commands.init import init_project
@@ -258,6 +268,20 @@ def cmd_templates(project, args) -> int:
         return EXIT_OK
     for path in eject(project, args.name, args.force):
         print(f"pnp templates: wrote {path.relative_to(project.root)}")
+    return EXIT_OK
+
+
+def cmd_import_sheet(project, args) -> int:
+    from generator.commands.import_sheet import import_sheet
+
+    written, notes = import_sheet(project, Path(args.file), args.game, args.component, args.sheet)
+    for path in written:
+        print(f"pnp import-sheet: wrote {path.relative_to(project.root)}")
+    for note in notes:
+        print(f"  note: {note}")
+    comp = written[-2].stem
+    game = written[-1].parent.parent.name
+    print(f"next: pnp preview {game}; pnp render {game} {comp} ITEM")
     return EXIT_OK
 
 
@@ -686,6 +710,7 @@ def main(argv=None) -> int:
             "watch": cmd_watch,
             "diff": cmd_diff,
             "templates": cmd_templates,
+            "import-sheet": cmd_import_sheet,
         }[args.command]
         if args.command == "print" and args.changed_since:
             command = cmd_changed_since
