@@ -96,6 +96,7 @@ def _expand_items(
 ) -> list[ItemSpec]:
     items: list[ItemSpec] = []
     raw_items = raw.get("items") or []
+    assert isinstance(comp.items, list)  # a spreadsheet's rows replaced its name (_sheet_items)
     for index, written in enumerate(comp.items):
         line = raw_items.line_of(index) if hasattr(raw_items, "line_of") else None
         where = file
