@@ -341,10 +341,10 @@ def plan(content: GameContent, lang: str, po: polib.POFile, po_path: Path) -> Im
                     po_path,
                     entry,
                     "po-sheet-cell",
-                    f"this translation belongs in the spreadsheet, {where}; pnp does not write "
-                    "spreadsheets",
-                    "paste it into that cell, then import again; or delete the entry from the "
-                    "PO file to import the rest",
+                    f"this translation belongs in the spreadsheet, {where}",
+                    "paste it there and import again (a spreadsheet is never rewritten: it "
+                    "would lose its formulas and formatting); or delete the entry from the PO "
+                    "file to import the rest",
                 )
             )
             continue
