@@ -57,10 +57,11 @@ class Project:
 
     @property
     def fonts(self) -> Path:
-        """The fonts folder whose fonts.yaml counts: the project's own when it has one, else
-        pnp's. Font files are looked up in the project's folder first (font_dirs)."""
+        """The project's fonts folder when it has one, else pnp's. Its fonts.yaml and each font
+        file it names fall back on pnp's own, file by file (render/fonts.py: font_spec,
+        font_file)."""
         own = self.templates / "fonts"
-        return own if (own / "fonts.yaml").is_file() else DEFAULTS / "fonts"
+        return own if own.is_dir() else DEFAULTS / "fonts"
 
     @property
     def font_dirs(self) -> list[Path]:

@@ -57,7 +57,7 @@ class FontBook:
 
     def __init__(self, fonts_dir: Path):
         self.dir = fonts_dir
-        spec_file = fonts_dir / "fonts.yaml"
+        spec_file = font_spec(fonts_dir)
         raw = load_yaml(spec_file)
         self.families: dict[str, dict[str, Face]] = {}
         for family, faces in (raw.get("families") or {}).items():
@@ -137,6 +137,14 @@ def _register(name: str, path: Path, spec_file: Path, line: int | None) -> Face:
     return Face(
         name, path, face.ascent / 1000, abs(face.descent) / 1000, frozenset(face.charToGlyph)
     )
+
+
+def font_spec(fonts_dir: Path) -> Path:
+    """The fonts.yaml in use: the folder's own, else pnp's."""
+    from generator.load.project import DEFAULTS
+
+    own = fonts_dir / "fonts.yaml"
+    return own if own.is_file() else DEFAULTS / "fonts" / "fonts.yaml"
 
 
 def font_file(fonts_dir: Path, filename: str) -> Path:

@@ -614,9 +614,9 @@ def _page_env(folders: list[Path]) -> SandboxedEnvironment:
 def _fonts(content: GameContent) -> dict[str, str]:
     """File URLs of the gothic family's faces (read from fonts.yaml; nothing is registered)."""
     from generator.load.yamlload import load_yaml
-    from generator.render.fonts import font_file
+    from generator.render.fonts import font_file, font_spec
 
-    spec_file = content.project.fonts / "fonts.yaml"
+    spec_file = font_spec(content.project.fonts)
     families = load_yaml(spec_file).get("families") or {}
     family = families.get("gothic") or next(iter(families.values()), None)
     if not family:
