@@ -515,3 +515,25 @@ def test_an_ods_sheet_and_its_cell_errors(tmp_path):
     )
     result = run_pnp(root, "check", "g")
     assert "cards.ods:Deck!B2: count: count '0' is not a whole number" in result.stderr
+
+
+def test_a_finding_on_a_card_from_a_sheet_points_at_its_row(tmp_path):
+    root = _project(tmp_path, "en")
+    long = "A very long title that will never fit on the header of a poker card " * 3
+    write_files(
+        root,
+        {
+            "content/g/components/cards.yaml": _head(root) + "items: cards.csv\n",
+            "content/g/components/cards.csv": _csv(
+                [
+                    ["id", "count", "title.en", "text.en", "value"],
+                    ["scout", 3, "Scout", "Look.", 1],
+                    ["knight", 3, long, "Fight.", 2],
+                ]
+            ),
+        },
+    )
+    result = run_pnp(root, "check", "g", "--format", "json")
+    found = [f for f in json.loads(result.stdout) if f.get("item") == "knight"]
+    assert found, result.stdout
+    assert {(f["file"], f["line"]) for f in found} == {("content/g/components/cards.csv", 3)}

@@ -209,7 +209,9 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
         }
         checked_backs = set()
         for item in comp.items:
-            info = dict(where, line=item.line, item=item.id)
+            # an item's own file: the component's, or the spreadsheet it is a row of
+            info = dict(where, file=rel(item.file, content.project.root), line=item.line)
+            info["item"] = item.id
             try:
                 ctx = renderer.context(comp, item)
             except ContentError as exc:
@@ -222,6 +224,8 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
                 back_info = dict(
                     info, item=None if common else item.id, line=None if common else item.line
                 )
+                if common:
+                    back_info["file"] = where["file"]
                 findings += _face(renderer, item.back, back_ctx, w, h, bleed, back_info)
                 if common:
                     checked_backs.add(item.back)
@@ -233,7 +237,7 @@ def check_face(content: GameContent, comp, item, lang: str, side: str) -> list[F
     renderer = FaceRenderer(content, lang)
     w, h = comp.size_pt
     info = {
-        "file": rel(comp.file, content.project.root),
+        "file": rel(item.file, content.project.root),  # the component's, or its spreadsheet
         "component": comp.id,
         "lang": lang,
         "line": item.line,
@@ -245,7 +249,7 @@ def check_face(content: GameContent, comp, item, lang: str, side: str) -> list[F
     except ContentError as exc:
         return [Finding.from_error(exc, **info)]
     if common:
-        info.update(item=None, line=None)
+        info.update(item=None, line=None, file=rel(comp.file, content.project.root))
     layout = item.layout if side == "front" else item.back
     found = _face(renderer, layout, ctx, w, h, _bleed(content, comp), info)
     for f in found:
