@@ -369,6 +369,14 @@ def test_sheet_cells_are_po_entries_and_import_refuses_to_write_a_sheet(tmp_path
             "content/g/components/cards.csv": _csv(rows),
         },
     )
+    checked = json.loads(run_pnp(root, "check", "g", "--format", "json").stdout)
+    (missing,) = [f for f in checked if f["code"] == "missing-language"]
+    assert (missing["file"], missing["line"], missing["item"]) == (
+        "content/g/components/cards.csv",
+        3,
+        "knight",
+    )
+    assert "'.es' column" in missing["hint"]
     po_path = root / "output/i18n/g.es.po"
     run_pnp(root, "i18n", "export", "g", "--lang", "es", check=True)
     po = polib.pofile(str(po_path))

@@ -215,6 +215,7 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
             try:
                 ctx = renderer.context(comp, item)
             except ContentError as exc:
+                _in_sheet(exc, item, lang)
                 findings.append(Finding.from_error(exc, root=content.project.root, **info))
                 continue
             findings += _face(renderer, item.layout, ctx, w, h, bleed, info)
@@ -232,6 +233,14 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
     return findings
 
 
+def _in_sheet(exc: ContentError, item, lang: str) -> None:
+    """A missing translation in a spreadsheet's row is a cell to fill, not a YAML key to add."""
+    from generator.load.sheets import SUFFIXES
+
+    if exc.code == "missing-language" and item.file.suffix.lower() in SUFFIXES:
+        exc.hint = f"fill this row's cell in the field's '.{lang}' column (add the column if none)"
+
+
 def check_face(content: GameContent, comp, item, lang: str, side: str) -> list[Finding]:
     """The findings of one face (`pnp render`): the same walk as check_faces, one item."""
     renderer = FaceRenderer(content, lang)
@@ -247,6 +256,7 @@ def check_face(content: GameContent, comp, item, lang: str, side: str) -> list[F
     try:
         ctx = renderer.context(comp, None if common else item)
     except ContentError as exc:
+        _in_sheet(exc, item, lang)
         return [Finding.from_error(exc, **info)]
     if common:
         info.update(item=None, line=None, file=rel(comp.file, content.project.root))
