@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import os
 import re
-import shutil
 import subprocess
 import sys
 
@@ -21,10 +20,14 @@ def sh_blocks(markdown: str) -> list[str]:
 
 @pytest.mark.slow
 def test_the_tutorial_runs_as_written(tmp_path):
-    project = tmp_path / "project"
-    shutil.copytree(ROOT / "templates", project / "templates")
-    (project / "content").mkdir()
-    blocks = sh_blocks((DOCS / "tutorial.md").read_text(encoding="utf-8"))
+    """In an empty folder, as a designer who installed pnp (the checkout's code and defaults;
+    tests/test_install.py proves the same of the installed wheel)."""
+    text = (DOCS / "tutorial.md").read_text(encoding="utf-8")
+    assert text.index("pip install") < text.index("```sh")  # it starts from the install
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    project = empty / "my-games"
+    blocks = sh_blocks(text)
     assert len(blocks) >= 6
     script = "\n".join(
         [
@@ -36,7 +39,7 @@ def test_the_tutorial_runs_as_written(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("PNP_ROOT", None)
     result = subprocess.run(
-        ["bash", "-c", script], cwd=project, env=env, capture_output=True, text=True, timeout=900
+        ["bash", "-c", script], cwd=empty, env=env, capture_output=True, text=True, timeout=900
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     # What the tutorial says happened, happened.
@@ -45,6 +48,9 @@ def test_the_tutorial_runs_as_written(tmp_path):
     assert (project / "output/my-game/preview/index.html").exists()
     assert (project / "output/my-game/en/cards-a4.pdf").exists()
     assert "Wizard" in (project / "content/my-game/components/cards.yaml").read_text()
+    assert (project / "output/my-game/render/monsters-troll-en-front.png").exists()
+    assert (project / "content/my-game/components/monsters.csv").is_file()
+    assert not (project / "templates").exists()  # pnp's defaults did it all
 
 
 def test_the_reference_is_written_from_the_models():

@@ -29,6 +29,7 @@ from reportlab.platypus import (
 from generator.errors import ContentError
 from generator.load import languages, templating
 from generator.load.content import GameContent
+from generator.load.project import DEFAULTS
 from generator.load.sizes import paper_size
 from generator.load.yamlload import load_yaml
 from generator.render.engine import FaceRenderer, colour
@@ -40,7 +41,7 @@ ACCENT = "#1f3a5f"
 
 
 # pnp's own words, for a project whose templates/ has no guide/ (it need not copy every template)
-DEFAULT_TEXTS = Path(__file__).resolve().parents[2] / "templates" / "guide" / "texts.yaml"
+DEFAULT_TEXTS = DEFAULTS / "guide" / "texts.yaml"
 
 
 def texts(templates: Path, lang: str) -> dict[str, Any]:

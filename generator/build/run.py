@@ -189,7 +189,7 @@ def _plan_targets(project: Project, content, options: Options) -> list[Target]:
 
     targets = []
     code = code_hash()
-    printers = _hash_files([project.templates / "printers.yaml"])  # the png presets
+    printers = _hash_files([project.template("printers.yaml")])  # the png presets
     comp_keys: dict[tuple[str, str], str] = {}
     for comp in content.components:
         settings = settings_for(content, comp, options)
@@ -777,7 +777,7 @@ def build_guides(project: Project, content, manifest: dict, state: GameState, op
 
     entries = []
     papers = sorted({f["paper"] for f in manifest["files"] if f.get("kind") == "components"})
-    words = _hash_files([*tree(project.templates / "guide"), guide.DEFAULT_TEXTS])
+    words = _hash_files([*tree(project.templates / "guide"), guide.DEFAULT_TEXTS])  # both read
     skip = getattr(content, "skip_languages", None) or set()  # drafts not built this time
     for lang in (lang for lang in content.languages if lang not in skip):
         for paper in papers:

@@ -209,10 +209,13 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
         }
         checked_backs = set()
         for item in comp.items:
-            info = dict(where, line=item.line, item=item.id)
+            # an item's own file: the component's, or the spreadsheet it is a row of
+            info = dict(where, file=rel(item.file, content.project.root), line=item.line)
+            info["item"] = item.id
             try:
                 ctx = renderer.context(comp, item)
             except ContentError as exc:
+                _in_sheet(exc, item, lang)
                 findings.append(Finding.from_error(exc, root=content.project.root, **info))
                 continue
             findings += _face(renderer, item.layout, ctx, w, h, bleed, info)
@@ -222,10 +225,20 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
                 back_info = dict(
                     info, item=None if common else item.id, line=None if common else item.line
                 )
+                if common:
+                    back_info["file"] = where["file"]
                 findings += _face(renderer, item.back, back_ctx, w, h, bleed, back_info)
                 if common:
                     checked_backs.add(item.back)
     return findings
+
+
+def _in_sheet(exc: ContentError, item, lang: str) -> None:
+    """A missing translation in a spreadsheet's row is a cell to fill, not a YAML key to add."""
+    from generator.load.sheets import SUFFIXES
+
+    if exc.code == "missing-language" and item.file.suffix.lower() in SUFFIXES:
+        exc.hint = f"fill this row's cell in the field's '.{lang}' column (add the column if none)"
 
 
 def check_face(content: GameContent, comp, item, lang: str, side: str) -> list[Finding]:
@@ -233,7 +246,7 @@ def check_face(content: GameContent, comp, item, lang: str, side: str) -> list[F
     renderer = FaceRenderer(content, lang)
     w, h = comp.size_pt
     info = {
-        "file": rel(comp.file, content.project.root),
+        "file": rel(item.file, content.project.root),  # the component's, or its spreadsheet
         "component": comp.id,
         "lang": lang,
         "line": item.line,
@@ -243,9 +256,10 @@ def check_face(content: GameContent, comp, item, lang: str, side: str) -> list[F
     try:
         ctx = renderer.context(comp, None if common else item)
     except ContentError as exc:
+        _in_sheet(exc, item, lang)
         return [Finding.from_error(exc, **info)]
     if common:
-        info.update(item=None, line=None)
+        info.update(item=None, line=None, file=rel(comp.file, content.project.root))
     layout = item.layout if side == "front" else item.back
     found = _face(renderer, layout, ctx, w, h, _bleed(content, comp), info)
     for f in found:

@@ -96,10 +96,11 @@ def figure_phrases(languages_dir: Path, lang: str) -> tuple[str, ...]:
 
 def figure_missing(view: GameView) -> list[Finding]:
     out = []
-    languages_dir = view.content.project.templates / "languages"
+    project = view.content.project
     for lang, rules in sorted(view.content.rules.items()):
         try:
-            phrases = figure_phrases(languages_dir, lang)
+            # the language file that counts: the project's own, else pnp's (languages.py)
+            phrases = figure_phrases(project.template(f"languages/{lang}.yaml").parent, lang)
         except ContentError as exc:
             return [Finding.from_error(exc)]
         if phrases:

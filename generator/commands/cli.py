@@ -30,7 +30,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="pnp", description="Print-and-play component generator.")
+    p = _Parser(
+        prog="pnp",
+        description="Print-and-play component generator.",
+        epilog=PROJECT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument(
         "--root", type=Path, help="project folder (default: found from the current folder)"
     )
@@ -124,6 +129,7 @@ def _parser() -> argparse.ArgumentParser:
     ca.add_argument("--out", type=Path, default=None, help="folder (default: output/calibration)")
     _designer_parsers(sub)
     _playtest_parsers(sub)
+    _project_parsers(sub)
 
     sc = sub.add_parser("schema", help="write JSON Schemas of the content files, for editors")
     sc.add_argument("--out", type=Path, default=Path("schema"), help="folder (default: ./schema)")
@@ -206,6 +212,95 @@ def _designer_parsers(sub) -> None:
     wa.add_argument("game", nargs="?", help="the game (default: the only one in content/)")
     wa.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (0: any free port)")
     wa.add_argument("-j", "--jobs", type=int, default=0, help="parallel jobs (default: all cores)")
+
+
+PROJECT_HELP = """\
+the project:
+  pnp works on the project it finds from the current folder: the nearest folder, here or
+  above, holding a pnp.toml (made by `pnp init`) or content/ beside templates/.
+  --root DIR names it instead; so does the environment variable PNP_ROOT=DIR.
+  pnp's defaults (fonts, languages, rulebook templates, sizes, printer presets, the starter)
+  come with pnp; a file in the project's templates/ overrides the default of the same name
+  (`pnp templates list`, `pnp templates eject NAME`).
+
+start: pnp init my-games --game my-game --langs en,es
+"""
+
+
+def _project_parsers(sub) -> None:
+    """A project of one's own: init, pnp's templates, a component from a spreadsheet."""
+    it = sub.add_parser(
+        "init", help="make a project here or in DIR (pnp.toml, content/, .gitignore, README)"
+    )
+    it.add_argument("dir", nargs="?", type=Path, default=Path("."), help="default: here")
+    it.add_argument("--name", help="the project's name (default: the folder's name)")
+    it.add_argument("--game", help="also start a game with this id (as `pnp new`)")
+    it.add_argument("--langs", default="en", help="the game's languages (default: en)")
+
+    tp = sub.add_parser("templates", help="pnp's default templates: list, or eject one to change")
+    tsub = tp.add_subparsers(dest="templates_command", required=True)
+    tsub.add_parser("list", help="every default, and which ones the project overrides")
+    ej = tsub.add_parser("eject", help="copy one default (a file or a folder) into templates/")
+    ej.add_argument("name", help="as `pnp templates list` shows it, or a file name: rulebook.css")
+    ej.add_argument("--force", action="store_true", help="replace the project's own copy")
+
+    ims = sub.add_parser(
+        "import-sheet",
+        help="a component from a spreadsheet (.csv, .xlsx, .ods): one card per row, a layout "
+        "showing every column",
+    )
+    ims.add_argument("file", type=str, help="the spreadsheet; FILE#Sheet picks a sheet")
+    ims.add_argument("--game", help="the game (default: the only one in content/)")
+    ims.add_argument("--id", dest="component", help="component id (default: from the file name)")
+    ims.add_argument("--sheet", help="the sheet to read (default: the first)")
+
+
+def cmd_init(args) -> int:
+    from generator.commands.init import init_project
+    from generator.commands.starter import new_game
+
+    project, written = init_project(args.dir, args.name)
+    shown = project.root if args.dir.is_absolute() else args.dir
+    print(f"pnp init: {shown}: {', '.join(written)}")
+    if args.game:
+        langs = [lang.strip() for lang in args.langs.split(",") if lang.strip()]
+        from generator import session
+
+        with session.new():
+            folder, notes = new_game(project, args.game, langs)
+        print(f"pnp new: {folder.relative_to(project.root)}/")
+        for note in notes:
+            print(f"  note: {note}")
+        print(f"next: cd {shown}; pnp check; pnp print; pnp preview {args.game}")
+    else:
+        print(f"next: cd {shown}; pnp new my-game --langs en,es")
+    return EXIT_OK
+
+
+def cmd_templates(project, args) -> int:
+    from generator.commands.init import eject, list_templates
+
+    if args.templates_command == "list":
+        for rel, overridden in list_templates(project):
+            print(f"{rel}{'  (yours: templates/' + rel + ')' if overridden else ''}")
+        return EXIT_OK
+    for path in eject(project, args.name, args.force):
+        print(f"pnp templates: wrote {path.relative_to(project.root)}")
+    return EXIT_OK
+
+
+def cmd_import_sheet(project, args) -> int:
+    from generator.commands.import_sheet import import_sheet
+
+    written, notes = import_sheet(project, Path(args.file), args.game, args.component, args.sheet)
+    for path in written:
+        print(f"pnp import-sheet: wrote {path.relative_to(project.root)}")
+    for note in notes:
+        print(f"  note: {note}")
+    comp = written[-2].stem
+    game = written[-1].parent.parent.name
+    print(f"next: pnp preview {game}; pnp render {game} {comp} ITEM")
+    return EXIT_OK
 
 
 def cmd_watch(project, args) -> int:
@@ -611,6 +706,8 @@ def main(argv=None) -> int:
     try:
         from generator.load.project import Project, find_project
 
+        if args.command == "init":  # makes the project: none to find first
+            return cmd_init(args)
         if args.root and not args.root.is_dir():
             raise ContentError(
                 "--root is not a folder", args.root, code="usage", hint="give the project folder"
@@ -630,6 +727,8 @@ def main(argv=None) -> int:
             "preview": cmd_preview,
             "watch": cmd_watch,
             "diff": cmd_diff,
+            "templates": cmd_templates,
+            "import-sheet": cmd_import_sheet,
         }[args.command]
         if args.command == "print" and args.changed_since:
             command = cmd_changed_since

@@ -111,7 +111,7 @@ def new_game(project: Project, game: str, langs: list[str]) -> tuple[Path, list[
             hint="lowercase letters, digits and '-', starting with a letter (e.g. my-game)",
         )
     languages.use_project_templates(project.templates)  # its own language files count
-    starter = project.templates / "starter"
+    starter = project.template_dir("starter")  # the project's own starter, else pnp's
     strings_file = starter / "strings.yaml"
     strings = yaml.safe_load(strings_file.read_text(encoding="utf-8"))
     check_languages(langs, starter_languages(starter, strings), game)

@@ -212,7 +212,7 @@ def watch(project: Project, game: str, port: int, jobs: int, once: bool = False)
     server = serve(folder, port, reloads)
     url = f"http://{HOST}:{server.server_address[1]}/preview/index.html"
     print(f"pnp watch: {game}: open {url} (Ctrl-C stops)", flush=True)
-    watched = [project.game_dir(game), project.templates]
+    watched = [project.game_dir(game), *([project.templates] if project.templates.is_dir() else [])]
     try:
         for changes in watch_files(*watched, debounce=150, step=50):
             names = sorted({Path(p).name for _, p in changes})

@@ -506,6 +506,28 @@ def plan(
             )
             continue
         text = restore(entry.msgstr, exprs)
+        if seg.kind == "sheet-cell" and text != current:
+            # pnp reads spreadsheets and never writes them: rewriting a workbook would lose
+            # what pnp does not model (formulas, formatting, other sheets, comments)
+            column = seg.ctx.rsplit("].data.", 1)[-1] + f".{lang}"
+            cell = seg.cells.get(lang)
+            where = (
+                f"cell {seg.source.file.name}:{cell} (column {column})"
+                if cell
+                else f"a new column {column} of {seg.source.file.name}, row {seg.source.line}"
+            )
+            result.findings.append(
+                _finding(
+                    po_path,
+                    entry,
+                    "po-sheet-cell",
+                    f"this translation belongs in the spreadsheet, {where}",
+                    "paste it there and import again (a spreadsheet is never rewritten: it "
+                    "would lose its formulas and formatting); or delete the entry from the PO "
+                    "file to import the rest",
+                )
+            )
+            continue
         changed = text != current
         status = st.status if st is not None else "unreviewed"
         record_as: str | None = None

@@ -54,6 +54,13 @@ class Place:
 
 
 @dataclass
+class SheetPlace(Place):
+    """A spreadsheet cell: `ref` is "Sheet1!C14" (line: its row)."""
+
+    ref: str = ""
+
+
+@dataclass
 class Segment:
     ctx: str
     kind: str  # "string", "title", "heading", "paragraph", "item", "cell", "call"
@@ -61,6 +68,7 @@ class Segment:
     places: dict[str, Place] = field(default_factory=dict)  # lang -> where its translation is
     mapping: MappingNode | None = None  # YAML: the per-language mapping (for inserting a key)
     section: str | None = None  # rulebook section number ("5.2"), None for the intro and YAML
+    cells: dict[str, str] = field(default_factory=dict)  # a sheet cell's: lang -> "Sheet1!D3"
 
     @property
     def text(self) -> str:
@@ -425,11 +433,54 @@ def rules_segments(content: GameContent, source: str) -> list[Segment]:
     return out
 
 
+# ---------------------------------------------------------------- spreadsheet cells
+
+
+def sheet_segments(content: GameContent, source: str) -> list[Segment]:
+    """The translated cells of the components whose items come from a spreadsheet: one segment
+    per item and field (`components/cards.xlsx:[scout].data.title`), its places the cells of
+    the field's language columns (file: the spreadsheet, line: the row)."""
+    from generator.load import sheets
+
+    out: list[Segment] = []
+    known = sheets.known_languages(content.project.template_dirs("languages"))
+    for comp in content.components:
+        if comp.sheet is None:
+            continue
+        sheet = sheets.read(comp.sheet, comp.sheet_name, content.languages, known)
+        rel = comp.sheet.relative_to(content.dir).as_posix()
+        for row in sheet.rows:
+            for name, langs in sheet.translated.items():
+                value: object = row.item["data"]
+                for part in name.split("."):
+                    value = value.get(part) if isinstance(value, dict) else None
+                texts = value if isinstance(value, dict) else {}
+                if source not in texts:
+                    continue
+                places = {
+                    lang: SheetPlace(comp.sheet, row.row, texts[lang], ref=row.cells[key])
+                    for lang in langs
+                    if lang in texts and (key := f"data.{name}.{lang}") in row.cells
+                }
+                empty = {
+                    lang: row.cells[f"data.{name}.{lang}"] for lang in langs if lang not in texts
+                }
+                first = places.pop(source)
+                ctx = f"{rel}:[{row.item['id']}].data.{name}"
+                cells = {**{k: p.ref for k, p in places.items()}, **empty}
+                out.append(Segment(ctx, "sheet-cell", first, dict(places), cells=cells))
+    return out
+
+
 def source_language(content: GameContent) -> str:
     return content.languages[0]
 
 
 def all_segments(content: GameContent) -> list[Segment]:
-    """Every translatable segment of a game, YAML strings first, then the rulebook."""
+    """Every translatable segment of a game: YAML strings, spreadsheet cells, the rulebook."""
     source = source_language(content)
-    return yaml_segments(content, source) + rules_segments(content, source)
+    return (
+        yaml_segments(content, source)
+        + sheet_segments(content, source)
+        + rules_segments(content, source)
+    )

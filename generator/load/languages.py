@@ -27,9 +27,10 @@ from typing import Any
 import yaml
 
 from generator.errors import ContentError
+from generator.load.project import DEFAULTS
 from generator.load.yamlload import yaml_error
 
-BUNDLED = Path(__file__).resolve().parents[2] / "templates" / "languages"
+BUNDLED = DEFAULTS / "languages"
 _folders: list[Path] = [BUNDLED]
 LANG_CODE = re.compile(r"^[a-z]{2}$")  # ISO 639-1: game.yaml's `languages` (model.LANG_RE)
 LABELS = (

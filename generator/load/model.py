@@ -336,7 +336,11 @@ class Component(Strict):
     layout: str
     back: str | None = None
     data: dict[str, Any] = {}
-    items: list[Item] = []
+    items: list[Item] | str = Field(
+        [],
+        description="the items, or a spreadsheet with one row per item: cards.csv, "
+        "cards.xlsx, cards.ods, cards.xlsx#Sheet name (docs/spreadsheets.md)",
+    )
     matrix: Matrix | None = None
     print: PrintSettings | None = None
     shape: ShapeSpec | ShapeKind | None = Field(
@@ -350,6 +354,19 @@ class Component(Strict):
     @classmethod
     def _shape_mapping(cls, value):
         return ShapeSpec(kind=value) if isinstance(value, str) else value  # "circle" alone
+
+    @field_validator("items")
+    @classmethod
+    def _a_spreadsheet(cls, value):
+        # a spreadsheet is read, and its rows replace its name, before validation (content.py)
+        from generator.load.sheets import is_sheet_ref
+
+        if isinstance(value, str) and not is_sheet_ref(value):
+            raise ValueError(
+                f"'{value}' is not a spreadsheet: items names a .csv, .xlsx, .xlsm, .xls or "
+                ".ods file, or lists the items"
+            )
+        return value
 
     @model_validator(mode="after")
     def _has_items(self):

@@ -57,7 +57,7 @@ class FontBook:
 
     def __init__(self, fonts_dir: Path):
         self.dir = fonts_dir
-        spec_file = fonts_dir / "fonts.yaml"
+        spec_file = font_spec(fonts_dir)
         raw = load_yaml(spec_file)
         self.families: dict[str, dict[str, Face]] = {}
         for family, faces in (raw.get("families") or {}).items():
@@ -72,7 +72,10 @@ class FontBook:
                         "styles: " + ", ".join(STYLES),
                     )
                 self.families[family][style] = _register(
-                    f"{family}-{style}", fonts_dir / filename, spec_file, faces.line_of(style)
+                    f"{family}-{style}",
+                    font_file(fonts_dir, filename),
+                    spec_file,
+                    faces.line_of(style),
                 )
 
     def face(self, family: str, style: str = "regular") -> Face:
@@ -134,6 +137,26 @@ def _register(name: str, path: Path, spec_file: Path, line: int | None) -> Face:
     return Face(
         name, path, face.ascent / 1000, abs(face.descent) / 1000, frozenset(face.charToGlyph)
     )
+
+
+def font_spec(fonts_dir: Path) -> Path:
+    """The fonts.yaml in use: the folder's own, else pnp's."""
+    from generator.load.project import DEFAULTS
+
+    own = fonts_dir / "fonts.yaml"
+    return own if own.is_file() else DEFAULTS / "fonts" / "fonts.yaml"
+
+
+def font_file(fonts_dir: Path, filename: str) -> Path:
+    """A font file named in fonts.yaml: in its folder, else among pnp's own fonts (a project's
+    fonts.yaml may add a family and keep naming the bundled ones)."""
+    from generator.load.project import DEFAULTS
+
+    path = fonts_dir / filename
+    if path.exists():
+        return path
+    bundled = DEFAULTS / "fonts" / filename
+    return bundled if bundled.exists() else path
 
 
 @session.cached

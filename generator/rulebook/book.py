@@ -101,7 +101,12 @@ def url_fetcher(content: GameContent, cache_dir: Path | None = None):
     picture cache. `fetcher.guard.refused` lists what was refused."""
     project = content.project
     guard = _Guard(
-        [content.dir, project.templates, project.fonts, cache_dir or default_cache(content)]
+        [
+            content.dir,
+            *project.template_dirs(),
+            project.fonts,
+            cache_dir or default_cache(content),
+        ]
     )
     try:
         from weasyprint.urls import URLFetcher, URLFetcherResponse
@@ -587,34 +592,38 @@ class _PageEnv(CachedCompile, SandboxedEnvironment):
     cache_kind = "rulebook-page"
 
 
-_PAGE_ENV: dict[Path, SandboxedEnvironment] = {}
+_PAGE_ENV: dict[tuple[Path, ...], SandboxedEnvironment] = {}
 
 
-def _page_env(templates: Path) -> SandboxedEnvironment:
-    folder = templates / "rulebook"
-    env = _PAGE_ENV.get(folder)
+def _page_env(folders: list[Path]) -> SandboxedEnvironment:
+    """The page templates: the project's own templates/rulebook/ first, then pnp's (file by
+    file: a project may override rulebook.css alone)."""
+    key = tuple(folders)
+    env = _PAGE_ENV.get(key)
     if env is None:
         env = _PageEnv(
-            loader=FileSystemLoader(str(folder)),
+            loader=FileSystemLoader([str(f) for f in folders]),
             autoescape=True,
             trim_blocks=True,
             lstrip_blocks=True,
         )
-        _PAGE_ENV[folder] = env
+        _PAGE_ENV[key] = env
     return env
 
 
 def _fonts(content: GameContent) -> dict[str, str]:
     """File URLs of the gothic family's faces (read from fonts.yaml; nothing is registered)."""
     from generator.load.yamlload import load_yaml
+    from generator.render.fonts import font_file, font_spec
 
-    spec_file = content.project.fonts / "fonts.yaml"
+    spec_file = font_spec(content.project.fonts)
     families = load_yaml(spec_file).get("families") or {}
     family = families.get("gothic") or next(iter(families.values()), None)
     if not family:
         raise ContentError("no font family", spec_file, code="bad-font", hint="declare 'gothic'")
     faces = {
-        style: (content.project.fonts / name).resolve().as_uri() for style, name in family.items()
+        style: font_file(content.project.fonts, name).resolve().as_uri()
+        for style, name in family.items()
     }
     regular = faces.get("regular") or next(iter(faces.values()))
     return {
@@ -630,13 +639,13 @@ def _page(content: GameContent, paper: str) -> dict[str, Any]:
 
 
 def _render_page(content: GameContent, template: str, **values) -> str:
-    env = _page_env(content.project.templates)
+    env = _page_env(content.project.template_dirs("rulebook"))
     try:
         return env.get_template(template).render(**values)
     except TemplateError as exc:
         raise ContentError(
             f"rulebook template error: {exc}",
-            content.project.templates / "rulebook" / template,
+            content.project.template(f"rulebook/{template}"),
             getattr(exc, "lineno", None),
             code="rulebook-template",
         ) from None
@@ -751,7 +760,7 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
             text = html.replace("</head>", f"<style>{extra_css}</style></head>", 1)
             return HTML(
                 string=text if extra_css else html,
-                base_url=(content.project.templates / "rulebook").as_uri() + "/",
+                base_url=content.project.template_dir("rulebook").resolve().as_uri() + "/",
                 url_fetcher=fetcher,
             ).render()
 
