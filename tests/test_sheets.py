@@ -394,7 +394,8 @@ def test_sheet_cells_are_po_entries_and_import_refuses_to_write_a_sheet(tmp_path
     assert result.returncode == 1
     said = result.stdout + result.stderr
     assert "[po-sheet-cell]" in said and "cell cards.csv:D3 (column title.es)" in said, said
-    assert "nothing written" in said
+    # the entry is skipped and named, the others applied (none changed here); the sheet as it was
+    assert "1 entry skipped (1 po-sheet-cell)" in said, said
     assert sheet.read_bytes() == before
     sheet.write_text(_csv([*rows[:2], [*rows[2][:3], "Caballero", *rows[2][4:]]]))
     run_pnp(root, "i18n", "import", "g", str(po_path), check=True)  # the cell holds it now
