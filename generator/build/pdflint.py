@@ -159,8 +159,12 @@ class _Linter:
             self.add(where, f"font {name} ({base}) is not embedded")
             return
         plain = base.split("+", 1)[1] if len(base) > 7 and base[6] == "+" else base
-        if plain.endswith(("Oblique", "Italic")) and _hangul(font):
-            self.add(where, f"font {name} ({plain}) sets Hangul in a synthetic oblique")
+        if plain.endswith(("Oblique", "Italic")) and _unslanted_script(font):
+            self.add(
+                where,
+                f"font {name} ({plain}) slants a script that has no italics "
+                "(templates/languages/scripts.yaml: italic: false): a synthetic oblique",
+            )
         if self.allowed is not None and not _squash(plain).startswith(tuple(self.allowed)):
             self.add(
                 where,
@@ -173,8 +177,11 @@ class _Linter:
 _HEX4 = re.compile(rb"<([0-9A-Fa-f]{4})>")
 
 
-def _hangul(font: Any) -> bool:
-    """Whether a font's ToUnicode map yields Hangul syllables (glyph ids stay far below U+AC00)."""
+def _unslanted_script(font: Any) -> bool:
+    """Whether a font's ToUnicode map yields letters of a script without italics (scripts.yaml;
+    glyph ids stay far below those letters, so the hex codes found are code points)."""
+    from generator.load import languages
+
     cmap = font.get("/ToUnicode")
     if cmap is None:
         return False
@@ -182,7 +189,8 @@ def _hangul(font: Any) -> bool:
         data = cmap.read_bytes()
     except Exception:
         return False
-    return any(0xAC00 <= int(h, 16) <= 0xD7A3 for h in _HEX4.findall(data))
+    where = (("italic", False),)
+    return any(languages.in_ranges(int(h, 16), where) for h in _HEX4.findall(data))
 
 
 # A name operand right before the operator that looks it up; Tf has the size in between.

@@ -84,6 +84,8 @@ class Language:
     note_labels: tuple[str, ...]
     aliases: frozenset[str] = frozenset()  # other names users type for it (eng, english)
     file: Path | None = None
+    italic: bool = True  # from the script: emphasis may slant (else it is bold)
+    line_height: float | None = None  # from the script: the rulebook's line height
 
     def label(self, key: str) -> str:
         return self.labels.get(key) or key
@@ -97,6 +99,7 @@ def use_project_templates(templates: Path) -> None:
         _folders[:] = wanted
         get.cache_clear()
         _scripts.cache_clear()
+        letters.cache_clear()
         note_pattern.cache_clear()
 
 
@@ -125,6 +128,47 @@ def _read(path: Path) -> dict[str, Any]:
 def _scripts() -> dict[str, dict[str, Any]]:
     path = _find("scripts.yaml")
     return _read(path) if path else {}
+
+
+def scripts() -> dict[str, dict[str, Any]]:
+    """templates/languages/scripts.yaml: script name -> its rules (ranges, font, keep_words...)."""
+    return _scripts()
+
+
+def script_fonts() -> tuple[str, ...]:
+    """The fallback font family of every script, in the file's order, each once."""
+    return tuple(dict.fromkeys(str(s["font"]) for s in _scripts().values() if s.get("font")))
+
+
+def script_font(code: str) -> str | None:
+    font = (_scripts().get(get(code).script) or {}).get("font")
+    return str(font) if font else None
+
+
+def _char_class(ranges: Iterable[str]) -> str:
+    parts = []
+    for r in ranges:
+        lo, _, hi = str(r).partition("-")
+        parts.append(f"\\U{int(lo, 16):08x}" + (f"-\\U{int(hi, 16):08x}" if hi else ""))
+    return "[" + "".join(parts) + "]" if parts else "(?!)"
+
+
+@lru_cache(maxsize=64)
+def letters(where: tuple[tuple[str, Any], ...] = ()) -> re.Pattern[str]:
+    """One letter of any script whose rules match `where` (("keep_words", True),): the scripts
+    are data, so code asks for "a letter of a script whose words are kept whole", never for a
+    script by name."""
+    ranges = [
+        r
+        for rules in _scripts().values()
+        if all(rules.get(k) == v for k, v in where)
+        for r in rules.get("ranges") or ()
+    ]
+    return re.compile(_char_class(ranges))
+
+
+def in_ranges(codepoint: int, where: tuple[tuple[str, Any], ...]) -> bool:
+    return bool(letters(where).match(chr(codepoint)))
 
 
 _KEYS = {
@@ -157,6 +201,7 @@ def get(code: str) -> Language:
     base = _read(default) if default and path != default else {}
     labels = {**(base.get("labels") or {}), **(data.get("labels") or {})}
     script = str(data.get("script") or "latin")
+    rules = _scripts().get(script) or {}
     numbers = data.get("numbers") or {}
     counts = data.get("counts") or {}
     lower = {str(k).lower(): int(v) for k, v in (numbers.get("words") or {}).items()}
@@ -164,7 +209,7 @@ def get(code: str) -> Language:
         code=code,
         name=str(data.get("name") or code),
         script=script,
-        keep_words=bool((_scripts().get(script) or {}).get("keep_words", False)),
+        keep_words=bool(rules.get("keep_words", False)),
         hyphenate=bool(data.get("hyphenate", False)),
         fonts=tuple(data.get("fonts") or ()),
         labels=labels,
@@ -190,6 +235,8 @@ def get(code: str) -> Language:
         note_labels=tuple(data.get("note_labels") or ()),
         aliases=frozenset(str(a).casefold() for a in data.get("aliases") or ()),
         file=path,
+        italic=bool(rules.get("italic", True)),
+        line_height=float(rules["line_height"]) if rules.get("line_height") else None,
     )
 
 

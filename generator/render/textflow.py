@@ -2,16 +2,18 @@
 
 Markup is small on purpose: **bold**, :icon: and line breaks. Words are only broken at
 spaces, which keeps Korean words whole (the keep-all rule) as well as Latin ones; a word that
-cannot fit even at the minimum size is an overflow, reported by the checker.
+cannot fit even at the minimum size is an overflow, reported by the checker. Faces are
+`fonts.Chain`s: a character the box's font lacks is measured (and drawn) in its script's face.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from generator.errors import ContentError
-from generator.render.fonts import Face
+from generator.render.fonts import FaceLike
 
 _TOKEN = re.compile(r"(\*\*|:[a-z][a-z0-9_-]*:|\n)")
 ICON_SCALE = 1.0  # icon box = font size x this
@@ -96,7 +98,7 @@ class Fitted:
     text: str = ""
 
 
-def measure(atoms: list[Atom], faces: dict[str, Face]) -> None:
+def measure(atoms: list[Atom], faces: Mapping[str, FaceLike]) -> None:
     for atom in atoms:
         if atom.icon:
             atom.width1 = ICON_SCALE
@@ -125,13 +127,13 @@ def _wrap(atoms: list[Atom], max_width1: float, space1: float, wrap: bool) -> li
     return lines
 
 
-def block_height(n_lines: int, size: float, leading: float, face: Face) -> float:
+def block_height(n_lines: int, size: float, leading: float, face: FaceLike) -> float:
     return (n_lines - 1) * size * leading + size * (face.ascent + face.descent)
 
 
 def fit(
     atoms: list[Atom],
-    faces: dict[str, Face],
+    faces: Mapping[str, FaceLike],
     width: float,
     height: float,
     size: float,

@@ -88,15 +88,16 @@ def fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, ctx: dict, last: boo
 
 
 def _fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, text: str):
-    fonts = renderer.fonts
-    faces = {s: fonts.face(box.font, s) for s in ("regular", "bold", "black")}
-    faces["regular"] = fonts.face(box.font, box.style)
+    fonts, lang = renderer.fonts, renderer.lang
+    # Each style is a chain: the box's font, then per character the scripts' faces.
+    faces = {s: fonts.chain(box.font, s, lang) for s in ("regular", "bold", "black")}
+    faces["regular"] = fonts.chain(box.font, box.style, lang)
     atoms = textflow.parse(text, "regular", renderer.icons)
     if box.style != "regular":  # the box's own style is the base; ** steps up from it
         faces = {
-            "regular": fonts.face(box.font, box.style),
-            "bold": fonts.face(box.font, "black" if box.style == "bold" else "bold"),
-            "black": fonts.face(box.font, "black"),
+            "regular": fonts.chain(box.font, box.style, lang),
+            "bold": fonts.chain(box.font, "black" if box.style == "bold" else "bold", lang),
+            "black": fonts.chain(box.font, "black", lang),
         }
     pad = box.padding.points
     fitted = textflow.fit(
@@ -187,8 +188,10 @@ def draw_fitted(renderer: FaceRenderer, canvas, fitted, faces, box: TextBox, r: 
                 open_run = True
                 x += faces[style].width(piece, size)
         for run_x, text, style in runs:
-            canvas.setFont(faces[style].name, size)
-            canvas.drawString(run_x, baseline, text)
+            for face_used, piece in faces[style].runs(text):  # per-character fallback
+                canvas.setFont(face_used.name, size)
+                canvas.drawString(run_x, baseline, piece)
+                run_x += face_used.width(piece, size)
         baseline -= size * box.leading
 
 
@@ -236,8 +239,9 @@ def check(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
             placed.finding(
                 "error",
                 "missing-glyph",
-                f"font '{box.font}' has no glyph for {shown}",
-                hint="use a font that covers them, or change the text",
+                f"font '{box.font}' and the scripts' fallback faces have no glyph for {shown}",
+                hint="use a font that covers them, or change the text (the fallback faces: "
+                "templates/languages/scripts.yaml, templates/fonts/fonts.yaml)",
             )
         )
     if fitted.overflow:
