@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import copy_project, shared_build
+from conftest import ROOT, copy_project, run_pnp, shared_build
 
 from generator.load.content import load_game
 from generator.load.project import Project
@@ -94,3 +96,90 @@ def test_italic_emphasis_is_visibly_slanted(red_code_es_pdf):
         assert 0.12 <= leaning <= 0.3, f"{phrase!r} leans {leaning}, not an italic"
     upright = slant(red_code_es_pdf, "La maniobra de contramedida")
     assert abs(upright) <= 0.04, f"plain text leans {upright}"
+
+
+# ---------------------------------------------------------------- fallback per character
+
+GERMAN = "**Ablenkung:** „Kriegshunde“ mit Öl, Ärger und Übermut — Żółć ĄĘŚ, Ελλάδα, Москва."
+
+
+def _deflection(root: Path, es: str) -> None:
+    path = root / "content/dogfight/components/allied-planes.yaml"
+    text = path.read_text(encoding="utf-8")
+    old = next(line for line in text.splitlines() if line.startswith('    es: "**Deflexión'))
+    path.write_text(text.replace(old, f"    es: {es!r}"), encoding="utf-8")
+
+
+def _pdf_fonts(path: Path) -> set[str]:
+    from pdfutil import fonts
+
+    return {str(f["/BaseFont"]).lstrip("/").split("+", 1)[-1] for f in fonts(path)}
+
+
+def test_a_character_the_layout_font_lacks_prints_from_its_scripts_face(make_project, tmp_path):
+    """German, Polish, Greek and Russian on a card: the characters PnP Gothic lacks (Ö „ Ż Ą λ
+    Д) come from PnP Sans, everything else stays in PnP Gothic; nothing is a finding."""
+    root = make_project(games=("dogfight",))
+    _deflection(root, GERMAN)
+    found = run_pnp(root, "check", "dogfight", "--format", "json")
+    assert "missing-glyph" not in found.stdout, found.stdout
+    out = tmp_path / "red-10.pdf"
+    run_pnp(
+        root,
+        "render",
+        "dogfight",
+        "allied-planes",
+        "red-10",
+        "--lang",
+        "es",
+        "-o",
+        str(out),
+        check=True,
+    )
+    names = _pdf_fonts(out)
+    assert any(n.startswith("PnPGothic") for n in names), names
+    assert any(n.startswith("PnPSans") for n in names), names
+    pdf = pdfium.PdfDocument(str(out))
+    text = pdf[0].get_textpage().get_text_range()
+    pdf.close()
+    for word in ("„Kriegshunde“", "Öl,", "Ärger", "Übermut", "Żółć", "Ελλάδα", "Москва."):
+        assert word in text, (word, text)
+    # a plain Spanish card draws nothing from the fallback face: today's output, unchanged
+    plain = tmp_path / "red-1.pdf"
+    run_pnp(
+        root,
+        "render",
+        "dogfight",
+        "allied-planes",
+        "red-1",
+        "--lang",
+        "es",
+        "-o",
+        str(plain),
+        check=True,
+    )
+    assert not any(n.startswith("PnPSans") for n in _pdf_fonts(plain))
+
+
+def test_a_glyph_no_face_has_is_one_finding_per_string_before_anything_is_drawn(make_project):
+    """Devanagari has no bundled face: the card text and the rulebook line are each one
+    finding with file, line and the characters; print stops with exit 1 before writing, never a
+    system font (DejaVu) and never an internal error (exit 2)."""
+    root = make_project(games=("dogfight",))
+    _deflection(root, "नमस्ते **Deflexión**")
+    rules = root / "content/dogfight/rules/es.md"
+    lines = rules.read_text(encoding="utf-8").splitlines()
+    lines[2] = lines[2] + " — क्षत्रिय"
+    rules.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run_pnp(root, "check", "dogfight", "--format", "json")
+    assert result.returncode == 1
+
+    glyphs = [f for f in json.loads(result.stdout) if f["code"] == "missing-glyph"]
+    card = [f for f in glyphs if f["file"].endswith("allied-planes.yaml")]
+    book = [f for f in glyphs if f["file"].endswith("rules/es.md")]
+    assert len(card) == 1 and "U+0928" in card[0]["message"] and card[0]["line"], card
+    assert len(book) == 1 and book[0]["line"] == 3 and "U+0915" in book[0]["message"], book
+    printed = run_pnp(root, "print", "dogfight", "--export", "sheets")
+    assert printed.returncode == 1, printed.stderr
+    assert "a bug in pnp" not in printed.stderr
+    assert not list((root / "output").rglob("*.pdf"))

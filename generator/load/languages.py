@@ -155,13 +155,14 @@ def _char_class(ranges: Iterable[str]) -> str:
 
 @lru_cache(maxsize=64)
 def letters(where: tuple[tuple[str, Any], ...] = ()) -> re.Pattern[str]:
-    """One letter of any script whose rules match `where` (("keep_words", True),): the scripts
+    """One letter of any script whose rules match `where` (("keep_words", True),; ("name", x)
+    is the script called x): the scripts
     are data, so code asks for "a letter of a script whose words are kept whole", never for a
     script by name."""
     ranges = [
         r
-        for rules in _scripts().values()
-        if all(rules.get(k) == v for k, v in where)
+        for name, rules in _scripts().items()
+        if all((name if k == "name" else rules.get(k)) == v for k, v in where)
         for r in rules.get("ranges") or ()
     ]
     return re.compile(_char_class(ranges))
