@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -183,3 +184,90 @@ def test_a_glyph_no_face_has_is_one_finding_per_string_before_anything_is_drawn(
     assert printed.returncode == 1, printed.stderr
     assert "a bug in pnp" not in printed.stderr
     assert not list((root / "output").rglob("*.pdf"))
+    # accepting it does not help: it would end in a system font (DejaVu) and an internal error
+    accepted = root / "content/dogfight/accepted.yaml"
+    accepted.write_text(
+        accepted.read_text(encoding="utf-8")
+        + "  - code: missing-glyph\n    reason: we want Hindi anyway\n",
+        encoding="utf-8",
+    )
+    result = run_pnp(root, "check", "dogfight", "--format", "json")
+    found = json.loads(result.stdout)
+    assert result.returncode == 1
+    assert all(not f.get("accepted") for f in found if f["code"] == "missing-glyph")
+    assert [f["message"] for f in found if f["code"] == "accepted-bad"] == [
+        "missing-glyph cannot be accepted: a missing glyph would print from a system font or as a box"
+    ]
+    printed = run_pnp(root, "print", "dogfight", "--export", "sheets")
+    assert printed.returncode == 1 and "a bug in pnp" not in printed.stderr, printed.stderr
+
+
+# ---------------------------------------------------------------- script rules are data
+
+
+def _script_literals(source: str) -> list[tuple[int, str]]:
+    """Script knowledge written in code: a string (not a docstring) holding letters of a
+    script other than Latin, a \\u escape or a hex number inside a non-Latin script's range
+    ("[\\uac00-\\ud7a3]", 0xAC00), or a script's name ("hangul")."""
+    from generator.load import languages
+
+    scripts = {k: v for k, v in languages.scripts().items() if k != "latin"}
+    ranges = []
+    for rules in scripts.values():
+        for r in rules.get("ranges") or ():
+            lo, _, hi = str(r).partition("-")
+            ranges.append((int(lo, 16), int(hi or lo, 16)))
+
+    def in_script(code: int) -> bool:
+        return any(lo <= code <= hi for lo, hi in ranges)
+
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and id(node) not in docstrings:
+            if isinstance(node.value, str):
+                if node.value.lower() in scripts or any(in_script(ord(c)) for c in node.value):
+                    out.append((node.lineno, repr(node.value)[:40]))
+    lines = source.splitlines()
+    for number, line in enumerate(lines, start=1):
+        code = line.split("#", 1)[0]
+        for m in re.finditer(r"\\[uU]([0-9a-fA-F]{4,8})|\b0x([0-9a-fA-F]{4,6})\b", code):
+            if in_script(int(m.group(1) or m.group(2), 16)):
+                out.append((number, m.group(0)))
+    return out
+
+
+def test_no_script_specific_literal_in_generator():
+    """Unicode ranges of a script, its letters and its name live in templates/languages/
+    scripts.yaml; language codes in templates/languages/<code>.yaml (test_languages.py)."""
+    # The reference's introduction is documentation (it quotes Korean examples), not a rule.
+    prose = {("generator/commands/reference.py", "'# pnp reference")}
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {text}"
+        for path in sorted((ROOT / "generator").rglob("*.py"))
+        for line, text in _script_literals(path.read_text(encoding="utf-8"))
+        if not any(str(path.relative_to(ROOT)) == f and text.startswith(t) for f, t in prose)
+    ]
+    assert not found, "script knowledge belongs in templates/languages/scripts.yaml: " + "; ".join(
+        found
+    )
+
+
+def test_the_script_literal_test_catches_what_main_had():
+    """The four places issue 24 found (markup.HANGUL, terms._HANGUL_END, pdflint._hangul)."""
+    sample = (
+        'HANGUL = re.compile(r"[\\u1100-\\u11ff\\uac00-\\ud7af]")\n'
+        '_HANGUL_END = re.compile(r"[가-힣]$")\n'
+        "hit = any(0xAC00 <= int(h, 16) <= 0xD7A3 for h in codes)\n"
+        'if script == "hangul":\n    pass\n'
+        'def f():\n    """A docstring may quote 회복 and U+AC00."""\n'
+    )
+    assert sorted({line for line, _ in _script_literals(sample)}) == [1, 2, 3, 4]

@@ -84,6 +84,7 @@ class Language:
     note_labels: tuple[str, ...]
     aliases: frozenset[str] = frozenset()  # other names users type for it (eng, english)
     file: Path | None = None
+    count_tail: str | None = None  # regex of what may follow a count in a counter language
     italic: bool = True  # from the script: emphasis may slant (else it is bold)
     line_height: float | None = None  # from the script: the rulebook's line height
 
@@ -232,6 +233,7 @@ def get(code: str) -> Language:
         units=str(counts.get("units") or ""),
         per_player=counts.get("per_player"),
         list_separators=counts.get("list_separators"),
+        count_tail=counts.get("tail"),
         stopwords=frozenset(str(w).lower() for w in data.get("stopwords") or ()),
         note_labels=tuple(data.get("note_labels") or ()),
         aliases=frozenset(str(a).casefold() for a in data.get("aliases") or ()),
