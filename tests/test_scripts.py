@@ -196,7 +196,8 @@ def test_a_glyph_no_face_has_is_one_finding_per_string_before_anything_is_drawn(
     assert result.returncode == 1
     assert all(not f.get("accepted") for f in found if f["code"] == "missing-glyph")
     assert [f["message"] for f in found if f["code"] == "accepted-bad"] == [
-        "missing-glyph cannot be accepted: a missing glyph would print from a system font or as a box"
+        "missing-glyph cannot be accepted: "
+        "a missing glyph would print from a system font or as a box"
     ]
     printed = run_pnp(root, "print", "dogfight", "--export", "sheets")
     assert printed.returncode == 1 and "a bug in pnp" not in printed.stderr, printed.stderr
@@ -232,10 +233,13 @@ def _script_literals(source: str) -> list[tuple[int, str]]:
     }
     out = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and id(node) not in docstrings:
-            if isinstance(node.value, str):
-                if node.value.lower() in scripts or any(in_script(ord(c)) for c in node.value):
-                    out.append((node.lineno, repr(node.value)[:40]))
+        if (
+            isinstance(node, ast.Constant)
+            and id(node) not in docstrings
+            and isinstance(node.value, str)
+            and (node.value.lower() in scripts or any(in_script(ord(c)) for c in node.value))
+        ):
+            out.append((node.lineno, repr(node.value)[:40]))
     lines = source.splitlines()
     for number, line in enumerate(lines, start=1):
         code = line.split("#", 1)[0]
