@@ -275,3 +275,76 @@ def test_the_script_literal_test_catches_what_main_had():
         'def f():\n    """A docstring may quote 회복 and U+AC00."""\n'
     )
     assert sorted({line for line, _ in _script_literals(sample)}) == [1, 2, 3, 4]
+
+
+# ---------------------------------------------------------------- language tags (BCP 47)
+
+
+@pytest.mark.parametrize("tag", ["de", "pt-BR", "zh-Hant", "sr-Latn", "es", "ko"])
+def test_bcp47_tags_are_language_codes(tag):
+    from generator.load import languages
+
+    assert languages.check_code(tag) is None
+
+
+@pytest.mark.parametrize(
+    ("tag", "said"),
+    [
+        ("jp", "did you mean 'ja' (Japanese)?"),
+        ("sp", "did you mean 'es' (Spanish)?"),
+        ("xx", "'xx' is not an ISO 639-1 language code"),
+        ("qq", "'qq' is not an ISO 639-1 language code"),
+        ("pt_BR", "did you mean 'pt-BR'?"),
+        ("de-XX", "'XX' in 'de-XX' is not an ISO 3166-1 region code"),
+        ("fr\n", "did you mean 'fr'?"),
+    ],
+)
+def test_unknown_or_misspelt_codes_are_refused_with_did_you_mean(make_project, tag, said):
+    from generator.load import languages
+
+    assert said in (languages.check_code(tag) or "")
+    root = make_project(games=("dogfight",))
+    game = root / "content/dogfight/game.yaml"
+    text = game.read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^languages: \[es, ", f"languages: [es, {json.dumps(tag)}, ", text)
+    game.write_text(text, encoding="utf-8")
+    result = run_pnp(root, "check", "dogfight")
+    assert result.returncode == 2  # like every error in game.yaml: the game cannot load
+    assert said in result.stderr and "content/dogfight/game.yaml:4: languages:" in result.stderr
+
+
+def test_a_po_locale_names_the_games_language():
+    from generator.load import languages
+
+    assert languages.from_locale("de_DE", ["es", "de"]) == "de"
+    assert languages.from_locale("fr_FR.UTF-8", ["es", "fr"]) == "fr"
+    assert languages.from_locale("pt_BR", ["es", "pt-BR"]) == "pt-BR"
+    assert languages.from_locale("zh_Hant_TW", ["zh-Hant"]) == "zh-Hant"
+    assert languages.get("sr-Latn").script == "latin"  # the tag's script subtag wins
+    assert languages.get("pt-BR").code == "pt-BR"
+
+
+# ---------------------------------------------------------------- scripts pnp cannot print yet
+
+
+def test_japanese_and_arabic_are_refused_naming_the_script_before_anything_is_written(
+    make_project, tmp_path
+):
+    """A Japanese draft (`pnp i18n add`) and an Arabic language in game.yaml: one clear message
+    naming the script and why, and nothing written (no PO file, no game.yaml change, no PDF)."""
+    root = make_project(games=("dogfight",))
+    game = root / "content/dogfight/game.yaml"
+    before = game.read_text(encoding="utf-8")
+    added = run_pnp(root, "i18n", "add", "dogfight", "ja", "-o", str(tmp_path / "ja.po"))
+    assert added.returncode == 2
+    assert "language 'ja' (日本語) is written in the kana script, which pnp cannot print yet" in (
+        added.stderr
+    )
+    assert "kinsoku" in added.stderr and "a bug in pnp" not in added.stderr
+    assert not (tmp_path / "ja.po").exists() and game.read_text(encoding="utf-8") == before
+    game.write_text(before.replace("languages: [es, ", "languages: [es, ar, "), encoding="utf-8")
+    printed = run_pnp(root, "print", "dogfight", "--export", "sheets")
+    assert printed.returncode == 2
+    assert "language 'ar' (العربية) is written in the arabic script" in printed.stderr
+    assert "right to left" in printed.stderr
+    assert not (root / "output").exists() or not list((root / "output").rglob("*.pdf"))

@@ -31,7 +31,10 @@ from generator.load.yamlload import yaml_error
 
 BUNDLED = Path(__file__).resolve().parents[2] / "templates" / "languages"
 _folders: list[Path] = [BUNDLED]
-LANG_CODE = re.compile(r"^[a-z]{2}$")  # ISO 639-1: game.yaml's `languages` (model.LANG_RE)
+# A language tag (BCP 47, the subset pnp uses): an ISO 639-1 language, then optionally an ISO
+# 15924 script and an ISO 3166-1 region: de, pt-BR, zh-Hant, sr-Latn. Always use fullmatch:
+# `$` also matches before a final newline. What each part may be is data (codes.yaml).
+LANG_CODE = re.compile(r"^[a-z]{2}(?:-[A-Z][a-z]{3})?(?:-[A-Z]{2})?$")
 LABELS = (
     "contents",
     "rules",
@@ -100,8 +103,93 @@ def use_project_templates(templates: Path) -> None:
         _folders[:] = wanted
         get.cache_clear()
         _scripts.cache_clear()
+        _codes.cache_clear()
         letters.cache_clear()
         note_pattern.cache_clear()
+
+
+@lru_cache(maxsize=4)
+def _codes() -> dict[str, Any]:
+    path = _find("codes.yaml")
+    return _read(path) if path else {}
+
+
+def parts(tag: str) -> tuple[str, str | None, str | None]:
+    """(language, script, region) of a well-formed tag: "sr-Latn" -> ("sr", "Latn", None)."""
+    pieces = tag.split("-")
+    script = next((p for p in pieces[1:] if len(p) == 4), None)
+    region = next((p for p in pieces[1:] if len(p) == 2), None)
+    return pieces[0], script, region
+
+
+def canonical(text: str) -> str:
+    """A tag as people write it, in BCP 47's case and separator: "pt_br" -> "pt-BR",
+    "ZH-hant" -> "zh-Hant", a PO header's "de_DE.UTF-8" -> "de-DE"."""
+    text = text.strip().split(".", 1)[0].split("@", 1)[0].replace("_", "-")
+    pieces = [p for p in text.split("-") if p]
+    if not pieces:
+        return text
+    out = [pieces[0].lower()]
+    for piece in pieces[1:]:
+        out.append(piece.title() if len(piece) == 4 else piece.upper())
+    return "-".join(out)
+
+
+def check_code(tag: str) -> str | None:
+    """Why `tag` is not a language tag pnp can use, with a "did you mean", or None when it is.
+    Unknown codes are refused ("xx", "qq"), as are misspelt ones ("sp": did you mean 'es'?)."""
+    codes = _codes()
+    names: dict[str, str] = codes.get("languages") or {}
+    if not isinstance(tag, str) or not LANG_CODE.fullmatch(tag):
+        fixed = canonical(tag) if isinstance(tag, str) else ""
+        shown = tag if isinstance(tag, str) and tag.isprintable() else repr(tag)
+        if fixed != tag and LANG_CODE.fullmatch(fixed) and check_code(fixed) is None:
+            return f"'{shown}' is not written as a language tag: did you mean '{fixed}'?"
+        meant = suggest(str(tag), known())
+        hint = f": did you mean '{meant}'?" if meant else ""
+        return (
+            f"'{shown}' is not a language tag (ISO 639-1 code, optionally -Script and -REGION: "
+            f"de, pt-BR, zh-Hant, sr-Latn){hint}"
+        )
+    language, script, region = parts(tag)
+    if names and language not in names:
+        meant = (codes.get("mistakes") or {}).get(language) or suggest(language, known())
+        hint = f": did you mean '{meant}' ({names.get(meant, meant)})?" if meant else ""
+        return f"'{language}' is not an ISO 639-1 language code{hint}"
+    if script and codes.get("scripts") and script not in codes["scripts"]:
+        return f"'{script}' in '{tag}' is not an ISO 15924 script code (Latn, Cyrl, Hant...)"
+    if region and codes.get("regions") and region not in codes["regions"]:
+        return f"'{region}' in '{tag}' is not an ISO 3166-1 region code (BR, DE, TW...)"
+    return None
+
+
+def refusal(tag: str) -> str | None:
+    """Why a language cannot be printed (its script is `supported: false` in scripts.yaml, with
+    the reason), or None. Asked before anything is written."""
+    language = get(tag)
+    rules = _scripts().get(language.script) or {}
+    if rules.get("supported", True) is False:
+        reason = str(rules.get("reason") or "pnp cannot draw it correctly yet").strip()
+        return (
+            f"language '{tag}' ({language.name}) is written in the {language.script} script, "
+            f"which pnp cannot print yet: {reason}"
+        )
+    return None
+
+
+def from_locale(text: str, among: Iterable[str] = ()) -> str:
+    """The game's language for a locale as PO files and systems write it: "de_DE" -> "de"
+    when the game has de and no de-DE, "pt_BR" -> "pt-BR" when it has pt-BR."""
+    tag = canonical(text)
+    offered = list(among)
+    if not offered or tag in offered:
+        language, script, region = parts(tag)
+        return tag if offered or not region else "-".join(p for p in (language, script) if p)
+    language, script, _ = parts(tag)
+    for candidate in ("-".join(p for p in (language, script) if p), language):
+        if candidate in offered:
+            return candidate
+    return tag
 
 
 def _find(name: str) -> Path | None:
@@ -129,6 +217,10 @@ def _read(path: Path) -> dict[str, Any]:
 def _scripts() -> dict[str, dict[str, Any]]:
     path = _find("scripts.yaml")
     return _read(path) if path else {}
+
+
+def _as_list(value: Any) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else ([str(value)] if value else [])
 
 
 def scripts() -> dict[str, dict[str, Any]]:
@@ -191,7 +283,8 @@ _KEYS = {
 @lru_cache(maxsize=64)
 def get(code: str) -> Language:
     """The language `code` (its file, or default.yaml for a code without one)."""
-    path = _find(f"{code}.yaml")
+    language, script_tag, _ = parts(code) if LANG_CODE.fullmatch(code) else (code, None, None)
+    path = _find(f"{code}.yaml") or (_find(f"{language}.yaml") if language != code else None)
     default = _find("default.yaml")
     data = _read(path) if path else (_read(default) if default else {})
     unknown = set(data) - _KEYS
@@ -203,6 +296,11 @@ def get(code: str) -> Language:
     base = _read(default) if default and path != default else {}
     labels = {**(base.get("labels") or {}), **(data.get("labels") or {})}
     script = str(data.get("script") or "latin")
+    if script_tag:  # sr-Latn: the tag's script (ISO 15924) wins over the language file's
+        script = next(
+            (n for n, r in _scripts().items() if script_tag in _as_list(r.get("iso15924"))),
+            script_tag.lower(),
+        )
     rules = _scripts().get(script) or {}
     numbers = data.get("numbers") or {}
     counts = data.get("counts") or {}
