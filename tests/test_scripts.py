@@ -327,24 +327,126 @@ def test_a_po_locale_names_the_games_language():
 # ---------------------------------------------------------------- scripts pnp cannot print yet
 
 
-def test_japanese_and_arabic_are_refused_naming_the_script_before_anything_is_written(
+def test_chinese_and_arabic_are_refused_naming_why_before_anything_is_written(
     make_project, tmp_path
 ):
-    """A Japanese draft (`pnp i18n add`) and an Arabic language in game.yaml: one clear message
-    naming the script and why, and nothing written (no PO file, no game.yaml change, no PDF)."""
+    """A Chinese draft (`pnp i18n add`) and an Arabic language in game.yaml: one clear message
+    naming why (the face, the script), and nothing written (no PO file, no game.yaml change, no
+    PDF)."""
     root = make_project(games=("dogfight",))
     game = root / "content/dogfight/game.yaml"
     before = game.read_text(encoding="utf-8")
-    added = run_pnp(root, "i18n", "add", "dogfight", "ja", "-o", str(tmp_path / "ja.po"))
+    added = run_pnp(root, "i18n", "add", "dogfight", "zh-Hant", "-o", str(tmp_path / "zh.po"))
     assert added.returncode == 2
-    assert "language 'ja' (日本語) is written in the kana script, which pnp cannot print yet" in (
-        added.stderr
-    )
-    assert "kinsoku" in added.stderr and "a bug in pnp" not in added.stderr
-    assert not (tmp_path / "ja.po").exists() and game.read_text(encoding="utf-8") == before
+    assert "language 'zh-Hant' (中文) cannot be printed yet: the bundled CJK face" in added.stderr
+    assert "a bug in pnp" not in added.stderr
+    assert not (tmp_path / "zh.po").exists() and game.read_text(encoding="utf-8") == before
     game.write_text(before.replace("languages: [es, ", "languages: [es, ar, "), encoding="utf-8")
     printed = run_pnp(root, "print", "dogfight", "--export", "sheets")
     assert printed.returncode == 2
     assert "language 'ar' (العربية) is written in the arabic script" in printed.stderr
     assert "right to left" in printed.stderr
     assert not (root / "output").exists() or not list((root / "output").rglob("*.pdf"))
+
+
+# ---------------------------------------------------------------- Japanese: line breaking by script
+
+JA_TEXT = (
+    "**偏差射撃：**手札が４枚より多い人は、４枚になるまで「捨て札」に捨てます。"
+    "残りのカードは、そのまま手札に残ります。"
+)
+
+
+def test_japanese_breaks_between_characters_but_never_against_kinsoku():
+    from generator.load import languages
+    from generator.render import textflow
+
+    _, before, after = languages.line_breaking()
+    assert {"、", "。", "」", "ー", "っ"} <= before and {"「", "（"} <= after
+    pieces = [a.text for a in textflow.parse("まで「捨て札」に捨てます。OK ok", "regular", {})]
+    assert pieces == ["ま", "で", "「捨", "て", "札」", "に", "捨", "て", "ま", "す。", "OK", "ok"]
+    glued = [a.glued for a in textflow.parse("まで「捨て", "regular", {})]
+    assert glued == [False, True, True, True]
+    # Latin and Korean text are cut as before: at spaces only
+    assert [a.text for a in textflow.parse("Por ejemplo: 한국어 단어", "regular", {})] == [
+        "Por",
+        "ejemplo:",
+        "한국어",
+        "단어",
+    ]
+
+
+def _lines_of(pdf_path: Path, first: str, last: str) -> list[tuple[str, float, float]]:
+    """The lines of the text from `first` to `last` on page 1: (text, left, right) in pt. A
+    line ends where the next character sits clearly lower (punctuation boxes differ in height,
+    so characters are grouped by their box's middle, 3 pt apart)."""
+    pdf = pdfium.PdfDocument(str(pdf_path))
+    try:
+        text = pdf[0].get_textpage()
+        everything = text.get_text_range()
+        start = everything.index(first)
+        end = everything.index(last, start) + len(last)
+        lines: list[list[tuple[float, str, float]]] = []
+        middle = None
+        for i in range(start, end):
+            char = everything[i]
+            if char.isspace():
+                continue
+            left, bottom, right, top = text.get_charbox(i)
+            if middle is None or (bottom + top) / 2 < middle - 3:
+                lines.append([])
+                middle = (bottom + top) / 2
+            lines[-1].append((left, char, right))
+    finally:
+        pdf.close()
+    return [("".join(c for _, c, _ in line), line[0][0], line[-1][2]) for line in lines]
+
+
+def test_a_japanese_card_text_wraps_inside_its_box_with_kinsoku(make_project, tmp_path):
+    """A Japanese draft of Dogfight's 10: the text wraps between characters (it has no spaces),
+    no line starts with 、。」 or ends with 「, everything stays inside the card's text box,
+    and every glyph comes from the bundled faces (PnP Sans JP for kana and kanji)."""
+    root = make_project(games=("dogfight",))
+    game = root / "content/dogfight/game.yaml"
+    text = game.read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^(languages: \[.*)\]$", r"\1, {ja: draft}]", text)  # a draft
+    for es, ja in [
+        ("Rojo", "赤"),
+        ("Azul", "青"),
+        ("Verde", "緑"),
+        ("Amarillo", "黄"),
+        ("Morado", "紫"),
+    ]:
+        text = text.replace(f"name: {{es: {es},", f"name: {{ja: {ja}, es: {es},")
+    game.write_text(text, encoding="utf-8")
+    planes = root / "content/dogfight/components/allied-planes.yaml"
+    text = planes.read_text(encoding="utf-8")
+    text = text.replace(
+        "  deck: {es: Aviones Aliados,", "  deck: {ja: 連合軍機, es: Aviones Aliados,"
+    )
+    text = text.replace("name: {es: Avión aliado,", "name: {ja: 連合軍機, es: Avión aliado,")
+    text = text.replace('    es: "**Deflexión', f'    ja: {JA_TEXT!r}\n    es: "**Deflexión')
+    planes.write_text(text, encoding="utf-8")
+    out = tmp_path / "red-10.pdf"
+    done = run_pnp(
+        root, "render", "dogfight", "allied-planes", "red-10", "--lang", "ja", "-o", str(out)
+    )
+    assert done.returncode == 0 and "0 finding(s)" in done.stdout, done.stdout + done.stderr
+    assert any(n.startswith("PnPSansJP") for n in _pdf_fonts(out)), _pdf_fonts(out)
+    lines = _lines_of(out, "偏差射撃", "残ります。")
+    assert len(lines) >= 3, lines
+    assert "".join(t for t, _, _ in lines) == JA_TEXT.replace("**", "")
+    from generator.load import languages
+
+    _, before, after = languages.line_breaking()
+    for number, (line, _, _) in enumerate(lines):
+        assert number == 0 or line[0] not in before, lines
+        assert line[-1] not in after, lines
+    pdf = pdfium.PdfDocument(str(out))
+    page_w = pdf[0].get_width()
+    pdf.close()
+    width, safe = 63 * 72 / 25.4, 3 * 72 / 25.4  # a poker card, and 3 mm inside its trim
+    inset = (page_w - width) / 2  # the bleed around the trim
+    assert all(left > inset + safe and right < inset + width - safe for _, left, right in lines), (
+        lines
+    )

@@ -105,6 +105,7 @@ def use_project_templates(templates: Path) -> None:
         _scripts.cache_clear()
         _codes.cache_clear()
         letters.cache_clear()
+        line_breaking.cache_clear()
         note_pattern.cache_clear()
 
 
@@ -168,6 +169,10 @@ def refusal(tag: str) -> str | None:
     the reason), or None. Asked before anything is written."""
     language = get(tag)
     rules = _scripts().get(language.script) or {}
+    own = _read(language.file) if language.file else {}
+    if own.get("supported", True) is False:
+        reason = str(own.get("reason") or "pnp cannot print it correctly yet").strip()
+        return f"language '{tag}' ({language.name}) cannot be printed yet: {reason}"
     if rules.get("supported", True) is False:
         reason = str(rules.get("reason") or "pnp cannot draw it correctly yet").strip()
         return (
@@ -261,6 +266,20 @@ def letters(where: tuple[tuple[str, Any], ...] = ()) -> re.Pattern[str]:
     return re.compile(_char_class(ranges))
 
 
+@lru_cache(maxsize=4)
+def line_breaking() -> tuple[re.Pattern[str], frozenset[str], frozenset[str]]:
+    """(a letter of a script whose lines break between characters, the characters no line may
+    start with, those no line may end with): scripts.yaml's `break: characters`,
+    `no_break_before` and `no_break_after` (Japanese kinsoku), all data."""
+    broken = letters((("break", "characters"),))
+    before: set[str] = set()
+    after: set[str] = set()
+    for rules in _scripts().values():
+        before.update(str(rules.get("no_break_before") or ""))
+        after.update(str(rules.get("no_break_after") or ""))
+    return broken, frozenset(before), frozenset(after)
+
+
 def in_ranges(codepoint: int, where: tuple[tuple[str, Any], ...]) -> bool:
     return bool(letters(where).match(chr(codepoint)))
 
@@ -277,6 +296,8 @@ _KEYS = {
     "note_labels",
     "aliases",
     "figure_phrases",  # read by the rulebook checks (figure references), not here
+    "supported",  # false: the language is refused (with `reason`), as for its script
+    "reason",
 }
 
 

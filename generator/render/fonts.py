@@ -13,6 +13,7 @@ without fallback. A character no face covers is a `missing-glyph` finding, never
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,11 +65,13 @@ class Chain:
     """A face and the faces its missing characters fall back to, in order. It measures and
     draws like one face: `runs` splits a text into pieces of one face each."""
 
-    __slots__ = ("_widths", "ascent", "descent", "faces", "name", "primary")
+    __slots__ = ("_widths", "ascent", "descent", "faces", "name", "prefer", "primary")
 
-    def __init__(self, faces: tuple[Face, ...]):
+    def __init__(self, faces: tuple[Face, ...], prefer: tuple[re.Pattern[str], Face] | None = None):
         self.faces = faces
         self.primary = faces[0]
+        # (characters, face): characters set in that face even where the primary has them
+        self.prefer = prefer
         self.name = self.primary.name
         self.ascent = self.primary.ascent
         self.descent = self.primary.descent
@@ -85,11 +88,17 @@ class Chain:
 
     def runs(self, text: str) -> list[tuple[Face, str]]:
         """`text` in pieces of one face each: the primary face wherever it has the glyph."""
-        if len(self.faces) == 1 or not self.primary.missing(text):
+        prefer = self.prefer
+        if (len(self.faces) == 1 or not self.primary.missing(text)) and not (
+            prefer and prefer[0].search(text)
+        ):
             return [(self.primary, text)]
         out: list[tuple[Face, str]] = []
         for char in text:
-            face = self.primary if self.primary.covers(char) else self.face_for(char)
+            if prefer and prefer[0].match(char) and prefer[1].covers(char):
+                face = prefer[1]
+            else:
+                face = self.primary if self.primary.covers(char) else self.face_for(char)
             if out and out[-1][0] is face:
                 out[-1] = (face, out[-1][1] + char)
             else:
@@ -166,6 +175,20 @@ class FontBook:
         order = ([first] if first else []) + list(script_families())
         return tuple(f for f in dict.fromkeys(order) if f in self.families)
 
+    def _own_face(self, lang: str | None, style: str) -> tuple[re.Pattern[str], Face] | None:
+        """For a language whose script has `own_face: true` (scripts.yaml: Japanese), the
+        characters of the scripts set in its face, and that face: they are drawn in it even
+        where the layout's font has them (CJK punctuation differs from font to font)."""
+        from generator.load import languages
+
+        if not lang:
+            return None
+        rules = languages.scripts().get(languages.get(lang).script) or {}
+        family = rules.get("font")
+        if not rules.get("own_face") or family not in self.families:
+            return None
+        return languages.letters((("font", family),)), self.face(family, style)
+
     def chain(self, family: str, style: str = "regular", lang: str | None = None) -> Chain:
         """`family` in `style`, falling back per character to the scripts' faces."""
         key = (family, style, lang or "")
@@ -173,7 +196,9 @@ class FontBook:
         if hit is None:
             own = self.face(family, style)
             faces = [own] + [self.face(f, style) for f in self.fallbacks(lang) if f != family]
-            hit = self._chains[key] = Chain(tuple(dict.fromkeys(faces)))
+            hit = self._chains[key] = Chain(
+                tuple(dict.fromkeys(faces)), self._own_face(lang, style)
+            )
         return hit
 
     def face(self, family: str, style: str = "regular") -> Face:

@@ -615,12 +615,16 @@ _WEIGHTS = {
 
 
 def css_families(book, lang: str) -> list[str]:
-    """The families a language's rulebook text is set in, in CSS order: the language's own
-    `fonts` (by their CSS names), the default family, then the scripts' fallback faces."""
+    """The families a language's rulebook text is set in, in CSS order: its script's face when
+    the script has `own_face`, the language's own `fonts` (by their CSS names), the default
+    family, then the scripts' fallback faces."""
     by_name = {name: family for family, name in book.css_names.items()}
     own = [by_name[f] for f in languages.get(lang).fonts if f in by_name]
     default = next(iter(book.families))
-    return list(dict.fromkeys([*own, default, *book.fallbacks(lang)]))
+    # a script with `own_face` (Japanese) sets its text in its own face first, punctuation too
+    rules = languages.scripts().get(languages.get(lang).script) or {}
+    first = [rules["font"]] if rules.get("own_face") and rules.get("font") in book.files else []
+    return list(dict.fromkeys([*first, *own, default, *book.fallbacks(lang)]))
 
 
 def _fonts(content: GameContent) -> dict[str, Any]:

@@ -162,7 +162,7 @@ def draw_fitted(renderer: FaceRenderer, canvas, fitted, faces, box: TextBox, r: 
         runs: list[list] = []  # [x, text, style]; a run is one drawString
         open_run = False
         for i, atom in enumerate(line.atoms):
-            spaced = i > 0
+            spaced = i > 0 and not atom.glued  # a glued piece follows without a space
             if spaced:
                 x += space
             if atom.icon:
@@ -181,8 +181,9 @@ def draw_fitted(renderer: FaceRenderer, canvas, fitted, faces, box: TextBox, r: 
             for j, (piece, style) in enumerate(atom.segments):
                 run = runs[-1] if runs and open_run else None
                 # Spaces are measured in the regular face, so only regular runs span them.
-                if run and run[2] == style and (j > 0 or (style == "regular" and spaced)):
-                    run[1] += (" " if j == 0 else "") + piece
+                joined = j > 0 or (i > 0 and atom.glued)
+                if run and run[2] == style and (joined or (style == "regular" and spaced)):
+                    run[1] += ("" if joined else " ") + piece
                 else:
                     runs.append([x, piece, style])
                 open_run = True
