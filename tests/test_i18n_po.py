@@ -372,8 +372,7 @@ def test_a_language_not_in_the_game_is_refused_and_nothing_is_written(make_proje
         "sync g --lang zz": "'zz' is not a language of g (es, en)",
         "sync g --lang es": "es is the source language of g",
         f"import g {po} --lang de": "`pnp i18n add g de`",
-        "add g eng": "'eng' is not a language tag (ISO 639-1 code, optionally -Script and "
-        "-REGION: de, pt-BR, zh-Hant, sr-Latn): did you mean 'en'?",
+        "add g eng": "'eng' is not an ISO 639-1 language code: did you mean 'en'? (English)",
     }
     for command, said in refused.items():
         done = run_pnp(root, "i18n", *command.split())

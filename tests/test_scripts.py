@@ -290,8 +290,8 @@ def test_bcp47_tags_are_language_codes(tag):
 @pytest.mark.parametrize(
     ("tag", "said"),
     [
-        ("jp", "did you mean 'ja' (Japanese)?"),
-        ("sp", "did you mean 'es' (Spanish)?"),
+        ("jp", "did you mean 'ja'? (Japanese)"),
+        ("sp", "did you mean 'es'? (Spanish)"),
         ("xx", "'xx' is not an ISO 639-1 language code"),
         ("qq", "'qq' is not an ISO 639-1 language code"),
         ("pt_BR", "did you mean 'pt-BR'?"),

@@ -141,6 +141,10 @@ def check_code(tag: str) -> str | None:
     Unknown codes are refused ("xx", "qq"), as are misspelt ones ("sp": did you mean 'es'?)."""
     codes = _codes()
     names: dict[str, str] = codes.get("languages") or {}
+    if isinstance(tag, str) and re.fullmatch(r"[a-z]{3}", tag):  # an ISO 639-2/3 code: "eng"
+        meant = (codes.get("mistakes") or {}).get(tag) or suggest(tag, known())
+        hint = f": did you mean '{meant}'? ({names.get(meant, meant)})" if meant else ""
+        return f"'{tag}' is not an ISO 639-1 language code{hint}"
     if not isinstance(tag, str) or not LANG_CODE.fullmatch(tag):
         fixed = canonical(tag) if isinstance(tag, str) else ""
         shown = tag if isinstance(tag, str) and tag.isprintable() else repr(tag)
@@ -155,7 +159,7 @@ def check_code(tag: str) -> str | None:
     language, script, region = parts(tag)
     if names and language not in names:
         meant = (codes.get("mistakes") or {}).get(language) or suggest(language, known())
-        hint = f": did you mean '{meant}' ({names.get(meant, meant)})?" if meant else ""
+        hint = f": did you mean '{meant}'? ({names.get(meant, meant)})" if meant else ""
         return f"'{language}' is not an ISO 639-1 language code{hint}"
     if script and codes.get("scripts") and script not in codes["scripts"]:
         return f"'{script}' in '{tag}' is not an ISO 15924 script code (Latn, Cyrl, Hant...)"

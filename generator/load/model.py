@@ -366,7 +366,8 @@ class RulebookSettings(Strict):
 _LANGUAGES_SCHEMA = {
     "type": "array",
     "minItems": 1,
-    "description": "ISO 639-1 codes, the source first; a draft language is {fr: draft} or "
+    "description": "language tags (BCP 47: es, de, pt-BR, sr-Latn), the source first; a draft "
+    "language is {fr: draft} or "
     "{fr: {complete: 90%}}",
     "items": {
         "anyOf": [
