@@ -450,3 +450,26 @@ def test_a_japanese_card_text_wraps_inside_its_box_with_kinsoku(make_project, tm
     assert all(left > inset + safe and right < inset + width - safe for _, left, right in lines), (
         lines
     )
+
+
+def test_a_designers_fonts_yaml_comes_first_and_the_scripts_faces_still_fall_back(
+    make_project, tmp_path
+):
+    """A project whose fonts.yaml predates the script faces (gothic only): its own family is
+    the layouts' font, and German characters it lacks still come from the bundled PnP Sans."""
+    root = make_project(games=("dogfight",))
+    (root / "templates/fonts/fonts.yaml").write_text(
+        "families:\n  gothic:\n    regular: PnPGothic-Regular.ttf\n"
+        "    bold: PnPGothic-Bold.ttf\n    black: PnPGothic-ExtraBold.ttf\n",
+        encoding="utf-8",
+    )
+    for name in ("PnPSans-Regular.ttf", "PnPSans-Bold.ttf", "PnPSansJP-Regular.ttf"):
+        (root / "templates/fonts" / name).unlink()
+    _deflection(root, GERMAN)
+    found = run_pnp(root, "check", "dogfight", "--format", "json")
+    assert "missing-glyph" not in found.stdout, found.stdout
+    out = tmp_path / "red-10.pdf"
+    run_pnp(root, "render", "dogfight", "allied-planes", "red-10", "-o", str(out), check=True)
+    names = _pdf_fonts(out)
+    assert any(n.startswith("PnPGothic") for n in names)
+    assert any(n.startswith("PnPSans") for n in names), names
