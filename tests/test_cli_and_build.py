@@ -51,13 +51,13 @@ def test_noop_rebuild_builds_nothing_and_a_change_rebuilds_only_its_targets(dogf
     game = root / "content/dogfight/game.yaml"  # sheets and print-shop files keep this quick
     game.write_text(re.sub(r"exports: \[.*\]", "exports: [sheets, print-shop]", game.read_text()))
     first = run_pnp(root, "print", check=True)
-    # 16 sheet PDFs + 8 print-shop PDFs + 4 order sheets + 12 rulebooks (es, en, ko, fr;
+    # 24 sheet PDFs + 12 print-shop PDFs + 6 order sheets + 16 rulebooks (es, en, ko, fr, de, pl;
     # bilingual es-en and es-fr)
-    assert "40 of 40 files built" in first.stdout
+    assert "58 of 58 files built" in first.stdout
     pdf = root / "output/dogfight/es/rewards-a4.pdf"
     before = {p: p.stat().st_mtime_ns for p in (root / "output").rglob("*.pdf")}
     again = run_pnp(root, "print", check=True)
-    assert "0 of 40 files built" in again.stdout
+    assert "0 of 58 files built" in again.stdout
     assert {p: p.stat().st_mtime_ns for p in (root / "output").rglob("*.pdf")} == before
     # Edit one Spanish string of one component: only its Spanish PDFs (2 papers + the print-shop
     # file) rebuild, the Spanish order sheet that lists it, and the editions that include Spanish
@@ -65,7 +65,7 @@ def test_noop_rebuild_builds_nothing_and_a_change_rebuilds_only_its_targets(dogf
     comp = root / "content/dogfight/components/rewards.yaml"
     comp.write_text(comp.read_text().replace("Avión alemán derribado", "Avión enemigo derribado"))
     changed = run_pnp(root, "print", check=True)
-    assert "10 of 40 files built" in changed.stdout
+    assert "10 of 58 files built" in changed.stdout
     rebuilt = {
         str(p.relative_to(root))
         for p in (root / "output").rglob("*.pdf")
@@ -86,11 +86,11 @@ def test_noop_rebuild_builds_nothing_and_a_change_rebuilds_only_its_targets(dogf
     # A damaged output is noticed and rebuilt.
     pdf.write_bytes(b"%PDF-1.4 broken")
     repaired = run_pnp(root, "print", check=True)
-    assert "1 of 40 files built" in repaired.stdout
+    assert "1 of 58 files built" in repaired.stdout
     assert len(reader.__wrapped__(pdf).pages) == 6
     # A damaged cache only costs a rebuild.
     (root / "output/.pnp-cache/dogfight.json").write_text("{not json")
-    assert "40 of 40 files built" in run_pnp(root, "print", check=True).stdout
+    assert "58 of 58 files built" in run_pnp(root, "print", check=True).stdout
     assert not list((root / "output").rglob("*.tmp"))
 
 

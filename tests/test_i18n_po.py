@@ -122,6 +122,8 @@ def test_a_changed_msgstr_lands_in_its_yaml_key_and_rulebook_segment(dogfight_co
         "es": "Avión alemán derribado",
         "en": "German plane shot down",
         "ko": "격추된 독일군 비행기",
+        "de": "Abgeschossenes deutsches Flugzeug",
+        "pl": "Zestrzelony niemiecki samolot",
         "fr": "Avion ennemi abattu",
     }
     rules_after = (game / "rules/fr.md").read_text().split("\n")
@@ -228,7 +230,7 @@ def test_a_card_string_edit_makes_it_stale_in_the_other_languages(dogfight_copy)
     )
     check = run_pnp(dogfight_copy, "check", "dogfight", "--format", "json")
     stale = [f for f in yaml.safe_load(check.stdout) if f["code"] == "translation-stale"]
-    assert sorted(f["lang"] for f in stale) == ["en", "fr", "ko"]
+    assert sorted(f["lang"] for f in stale) == ["de", "en", "fr", "ko", "pl"]
     assert {f["key"] for f in stale} == {"components/rewards.yaml:data.subtitle"}
     assert {f["file"] for f in stale} == {"content/dogfight/components/rewards.yaml"}
     assert "was 'Avión alemán derribado', now 'Avión alemán abatido'" in stale[0]["message"]
@@ -253,7 +255,7 @@ def test_a_draft_language_with_errors_does_not_stop_the_others(dogfight_copy):
     game = dogfight_copy / "content/dogfight"
     text = (game / "game.yaml").read_text()
     # two other languages and no bilingual edition: each more is a rulebook built, never read
-    text = text.replace("languages: [es, en, ko, fr]", "languages: [es, en, {fr: draft}]")
+    text = text.replace("languages: [es, en, ko, fr, de, pl]", "languages: [es, en, {fr: draft}]")
     text = text.replace("bilingual: [[es, en], [es, fr]]", "bilingual: []")
     (game / "game.yaml").write_text(text)
     fr = game / "rules/fr.md"
@@ -298,7 +300,7 @@ def test_dogfight_builds_in_es_en_ko_and_fr(built):
 
 def _with_languages(root: Path, languages: str) -> None:
     game = root / "content/dogfight/game.yaml"
-    game.write_text(game.read_text().replace("languages: [es, en, ko, fr]", languages))
+    game.write_text(game.read_text().replace("languages: [es, en, ko, fr, de, pl]", languages))
 
 
 def test_a_complete_draft_builds_with_a_draft_mark(dogfight_copy, tmp_path):
@@ -337,7 +339,7 @@ def test_a_new_language_from_a_partial_po_file(dogfight_copy, tmp_path):
     added = run_pnp(dogfight_copy, "i18n", "add", "dogfight", "it", "-o", str(path), check=True)
     assert "95 strings to translate" in added.stdout
     game = dogfight_copy / "content/dogfight"
-    assert "languages: [es, en, ko, fr, {it: draft}]" in (game / "game.yaml").read_text()
+    assert "languages: [es, en, ko, fr, de, pl, {it: draft}]" in (game / "game.yaml").read_text()
     po = polib.pofile(str(path))
     assert all(e.msgstr == "" for e in po)
     entry(po, "components/rewards.yaml:data.deck").msgstr = "Ricompense"
@@ -385,8 +387,7 @@ def test_a_language_not_in_the_game_is_refused_and_nothing_is_written(make_proje
         "sync g --lang zz": "'zz' is not a language of g (es, en)",
         "sync g --lang es": "es is the source language of g",
         f"import g {po} --lang de": "`pnp i18n add g de`",
-        "add g eng": "'eng' is not an ISO 639-1 language code (two lowercase letters); "
-        "did you mean 'en'?",
+        "add g eng": "'eng' is not an ISO 639-1 language code: did you mean 'en'? (English)",
     }
     for command, said in refused.items():
         done = run_pnp(root, "i18n", *command.split())

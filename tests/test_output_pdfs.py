@@ -21,9 +21,9 @@ def test_manifest_lists_every_file_with_the_contract_keys(built):
     m = built.manifest("dogfight")
     assert m["game"] == "dogfight"
     kinds = Counter(f["kind"] for f in m["files"])
-    assert kinds["components"] == 2 * 4 * 2  # 2 decks x 4 languages (es, en, ko, fr) x 2 papers
+    assert kinds["components"] == 2 * 6 * 2  # 2 decks x 6 languages (es en ko fr de pl) x 2 papers
     formats = Counter(f.get("format") for f in m["files"] if f["kind"] == "export")
-    assert formats["print-shop"] == 2 * 4 + 4  # a PDF per deck and an order sheet, per language
+    assert formats["print-shop"] == 2 * 6 + 6  # a PDF per deck and an order sheet, per language
     for f in m["files"]:
         assert set(f) >= {"path", "kind", "lang"}
         pdf = built.path(f["path"])
@@ -34,7 +34,7 @@ def test_manifest_lists_every_file_with_the_contract_keys(built):
             assert f["path"] == f"output/dogfight/rulebook.{f['lang']}.pdf" or f["paper"] != "a4"
         else:
             assert f["path"].startswith(f"output/dogfight/{f['lang']}/")
-    assert kinds["rulebook"] == 4 * 2 and kinds["bilingual-rulebook"] == 2 * 2  # es-en, es-fr
+    assert kinds["rulebook"] == 6 * 2 and kinds["bilingual-rulebook"] == 2 * 2  # es-en, es-fr
     for s in m["sheets"]:
         assert set(s) >= {"file", "page", "side", "slots"}
         for slot in s["slots"]:
@@ -108,7 +108,7 @@ def test_each_back_lands_behind_its_front_long_edge(built, paper):
                 assert b["y"] == pytest.approx(front["y"], abs=0.1)
                 assert (b["w"], b["h"]) == pytest.approx((front["w"], front["h"]), abs=0.1)
                 checked += 1
-    assert checked == 4 * 75  # every card of both decks, in 4 languages
+    assert checked == 6 * 75  # every card of both decks, in 6 languages
 
 
 def test_backs_are_drawn_where_the_manifest_says(built):

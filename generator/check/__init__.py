@@ -282,7 +282,7 @@ def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> li
     """Names printed on sheet labels (game title, component names) need glyphs too."""
     from generator.load import templating
 
-    face = renderer.fonts.default
+    face = renderer.fonts.label(lang)
     texts: list[tuple[str, Any, int | None, str | None, Any]] = [
         ("title", content.dir / "game.yaml", None, None, content.game.title)
     ]
@@ -308,8 +308,9 @@ def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> li
                 Finding(
                     "error",
                     "missing-glyph",
-                    f"{box} '{text}': the label font has no glyph for {shown}",
-                    hint="use characters the bundled font covers",
+                    f"{box} '{text}': the label font and the scripts' fallback faces have "
+                    f"no glyph for {shown}",
+                    hint="use characters the bundled fonts cover (templates/fonts/fonts.yaml)",
                     **where,
                 )
             )

@@ -71,10 +71,10 @@ def _not_a_language(contents, lang: str) -> ContentError:
     have = " or ".join(f"{c.id} ({', '.join(c.languages)})" for c in contents)
     close = languages.suggest(lang, {code for c in contents for code in c.languages})
     game = contents[0].id if len(contents) == 1 else "GAME"
-    if languages.LANG_CODE.match(lang):
+    if languages.check_code(lang) is None:
         add = f"add it first: `pnp i18n add {game} {lang}`"
     else:
-        add = f"a language is added with `pnp i18n add {game} CODE` (ISO 639-1)"
+        add = f"a language is added with `pnp i18n add {game} CODE` (de, pt-BR)"
     return ContentError(
         f"'{lang}' is not a language of {have}",
         code="usage",
@@ -248,7 +248,8 @@ def export(project, args, load) -> int:
 def import_(project, args, load, print_findings) -> int:
     (content,) = load(project, [args.game])
     catalogue = po.read_po(args.po)
-    lang = args.lang or catalogue.metadata.get("Language", "").strip()
+    header = catalogue.metadata.get("Language", "").strip()  # "de_DE" names the game's de
+    lang = args.lang or (languages.from_locale(header, content.languages) if header else "")
     if not lang:
         raise ContentError("the PO file names no Language; pass --lang", args.po, code="usage")
     if lang not in content.languages:
@@ -285,13 +286,12 @@ def import_(project, args, load, print_findings) -> int:
 def add(project, args, load) -> int:
     (content,) = load(project, [args.game])
     lang = args.lang
-    if not languages.LANG_CODE.match(lang):
-        close = languages.suggest(lang, languages.known())
-        raise ContentError(
-            f"'{lang}' is not an ISO 639-1 language code (two lowercase letters)",
-            code="usage",
-            hint=f"did you mean '{close}'?" if close else "e.g. fr, de, ja",
-        )
+    problem = languages.check_code(lang)
+    if problem:
+        raise ContentError(problem, code="usage", hint="e.g. fr, de, pt-BR")
+    refused = languages.refusal(lang)  # a script pnp cannot print yet: nothing is written
+    if refused:
+        raise ContentError(refused, code="usage")
     if lang in content.languages:
         raise ContentError(f"{content.id} already has {lang}", code="usage")
     game_file = content.dir / "game.yaml"

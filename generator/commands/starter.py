@@ -79,13 +79,9 @@ def check_languages(langs: list[str], offered: list[str], game: str) -> None:
     if not langs:
         raise ContentError("--langs names no language", code="usage", hint="e.g. --langs es,en")
     for lang in langs:
-        if not languages.LANG_CODE.match(lang):
-            close = languages.suggest(lang, {*offered, *languages.known()})
-            raise ContentError(
-                f"--langs: '{lang}' is not an ISO 639-1 language code (two lowercase letters)",
-                code="usage",
-                hint=f"did you mean '{close}'?" if close else "e.g. --langs es,en",
-            )
+        problem = languages.check_code(lang)
+        if problem:
+            raise ContentError(f"--langs: {problem}", code="usage", hint="e.g. --langs es,en")
         if langs.count(lang) > 1:
             raise ContentError(f"--langs names '{lang}' twice", code="usage")
     missing = [lang for lang in langs if lang not in offered]

@@ -332,13 +332,12 @@ def _draw_tile_guides(canvas, plan, tile, marks, settings) -> None:
 def _label_at(canvas, renderer, text: str, page, margin: float, clip) -> None:
     """A small label in the bottom margin, below the bleed and crop marks, 5 mm off the edge."""
     room = clip.y - impose.MARK_GAP - impose.MIN_MARK - margin
-    face = renderer.fonts.default
+    face = renderer.fonts.label(renderer.lang)
     if room < LABEL_SIZE:
         return
     canvas.saveState()
     canvas.setFillColor(colour("#6b6b6b"))
-    canvas.setFont(face.name, LABEL_SIZE)
-    canvas.drawCentredString(page[0] / 2, margin + 2.0, text)
+    face.draw(canvas, page[0] / 2, margin + 2.0, text, LABEL_SIZE, centre=True)
     canvas.restoreState()
 
 
@@ -390,7 +389,7 @@ def draw_label(canvas, renderer, text: str, marks, strip: impose.Rect) -> None:
     if spot is None:
         return
     centre, room = spot
-    face = renderer.fonts.default
+    face = renderer.fonts.label(renderer.lang)
     size = LABEL_SIZE
     if face.width(text, size) > room - 4:
         size = size * (room - 4) / face.width(text, size)
@@ -398,7 +397,6 @@ def draw_label(canvas, renderer, text: str, marks, strip: impose.Rect) -> None:
             return  # no room for a legible label: better none than one struck by marks
     canvas.saveState()
     canvas.setFillColor(colour("#6b6b6b"))
-    canvas.setFont(face.name, size)
     y = strip.y + (min(strip.h, 3 * LABEL_SIZE) - size) / 2 + size * 0.2
-    canvas.drawCentredString(centre, y, text)
+    face.draw(canvas, centre, y, text, size, centre=True)
     canvas.restoreState()

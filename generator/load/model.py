@@ -26,11 +26,12 @@ from pydantic import (
 
 from generator.exports import FORMATS as EXPORTERS
 from generator.limits import LIMITS
+from generator.load import languages
 from generator.load.languages import LANG_CODE
 from generator.units import MM, Length, parse_length
 
 ID_RE = r"^[a-z0-9][a-z0-9_-]*$"
-LANG_RE = LANG_CODE  # ISO 639-1: one definition (languages.py)
+LANG_RE = LANG_CODE  # BCP 47 language tags: one definition (languages.py)
 MAX_COUNT = 1000  # copies of one item; anything above is a typo, not a print run
 
 
@@ -69,10 +70,10 @@ def _lang_text(value):
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
     if isinstance(value, dict):
-        bad = [k for k in value if not isinstance(k, str) or not LANG_RE.match(k)]
+        bad = [k for k in value if not isinstance(k, str) or not LANG_RE.fullmatch(k)]
         if bad:
             raise ValueError(
-                f"text per language needs ISO 639-1 codes as keys (es, ko, en), got {bad[0]!r}"
+                f"text per language needs language tags as keys (es, ko, en, pt-BR), got {bad[0]!r}"
             )
         for k, v in value.items():
             if not isinstance(v, (str, int, float)) or isinstance(v, bool):
@@ -414,7 +415,8 @@ class RulebookSettings(Strict):
 _LANGUAGES_SCHEMA = {
     "type": "array",
     "minItems": 1,
-    "description": "ISO 639-1 codes, the source first; a draft language is {fr: draft} or "
+    "description": "language tags (BCP 47: es, de, pt-BR, sr-Latn), the source first; a draft "
+    "language is {fr: draft} or "
     "{fr: {complete: 90%}}",
     "items": {
         "anyOf": [
@@ -509,8 +511,9 @@ class Game(Strict):
     @classmethod
     def _codes(cls, value):
         for code in value:
-            if not LANG_RE.match(code):
-                raise ValueError(f"'{code}' is not an ISO 639-1 language code (es, ko, en)")
+            problem = languages.check_code(code) or languages.refusal(code)
+            if problem:
+                raise ValueError(problem)
         if len(set(value)) != len(value):
             raise ValueError("a language is listed twice")
         return value

@@ -611,25 +611,74 @@ def _page_env(folders: list[Path]) -> SandboxedEnvironment:
     return env
 
 
-def _fonts(content: GameContent) -> dict[str, str]:
-    """File URLs of the gothic family's faces (read from fonts.yaml; nothing is registered)."""
-    from generator.load.yamlload import load_yaml
-    from generator.render.fonts import font_file, font_spec
+_CSS_NAME = re.compile(r"[\w .\-]+")
+_WEIGHTS = {
+    "regular": (400, "normal"),
+    "bold": (700, "normal"),
+    "black": (800, "normal"),
+    "italic": (400, "italic"),
+    "bold-italic": (700, "italic"),
+}
 
-    spec_file = font_spec(content.project.fonts)
-    families = load_yaml(spec_file).get("families") or {}
-    family = families.get("gothic") or next(iter(families.values()), None)
-    if not family:
-        raise ContentError("no font family", spec_file, code="bad-font", hint="declare 'gothic'")
-    faces = {
-        style: font_file(content.project.fonts, name).resolve().as_uri()
-        for style, name in family.items()
-    }
-    regular = faces.get("regular") or next(iter(faces.values()))
+
+def css_families(book, lang: str) -> list[str]:
+    """The families a language's rulebook text is set in, in CSS order: its script's face when
+    the script has `own_face`, the language's own `fonts` (by their CSS names), the default
+    family, then the scripts' fallback faces."""
+    by_name = {name: family for family, name in book.css_names.items()}
+    own = [by_name[f] for f in languages.get(lang).fonts if f in by_name]
+    default = next(iter(book.families))
+    # a script with `own_face` (Japanese) sets its text in its own face first, punctuation too
+    rules = languages.scripts().get(languages.get(lang).script) or {}
+    first = [rules["font"]] if rules.get("own_face") and rules.get("font") in book.files else []
+    return list(dict.fromkeys([*first, *own, default, *book.fallbacks(lang)]))
+
+
+def _fonts(content: GameContent) -> dict[str, Any]:
+    """The rulebook's @font-face rules and font-family lists, from fonts.yaml and the scripts'
+    fallback faces (templates/languages/scripts.yaml): every face by its file URL."""
+    from generator.render.fonts import fontbook
+
+    book = fontbook(content.project.fonts)
+    faces = []
+    for family, files in book.files.items():
+        for style, path in files.items():
+            weight, slant = _WEIGHTS[style]
+            faces.append(
+                {
+                    "name": book.css_names[family],
+                    "url": path.resolve().as_uri(),
+                    "weight": weight,
+                    "style": slant,
+                }
+            )
+
+    for family, name in book.css_names.items():
+        if not _CSS_NAME.fullmatch(name):
+            raise ContentError(
+                f"font family name {name!r} cannot be used in CSS",
+                content.project.fonts / "fonts.yaml",
+                code="bad-font",
+                key=f"families.{family}.name",
+                hint="letters, digits, spaces, dots and dashes",
+            )
+
+    def stack(families) -> Markup:  # names checked above: safe inside CSS quotes
+        return Markup(", ".join(f'"{book.css_names[f]}"' for f in families))
+
+    def italic_first(families) -> list[str]:
+        real = [f for f in families if "italic" in book.files.get(f, {})]
+        return real + [f for f in families if f not in real]
+
+    per_lang = {}
+    for lang in content.languages:
+        families = css_families(book, lang)
+        per_lang[lang] = {"stack": stack(families), "italic": stack(italic_first(families))}
+    default = [next(iter(book.families)), *book.fallbacks(None)]
     return {
-        "regular": regular,
-        "bold": faces.get("bold", regular),
-        "black": faces.get("black", faces.get("bold", regular)),
+        "faces": faces,
+        "stack": stack(list(dict.fromkeys(default))),
+        "langs": per_lang,
     }
 
 
