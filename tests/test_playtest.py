@@ -159,6 +159,54 @@ def test_the_mark_hash_is_stable_and_moves_only_with_the_picture(dogfight_repo):
     assert after[f"allied-planes/{item.id}"] in text.replace("\r\n", " ")
 
 
+def test_a_face_is_fingerprinted_once_per_command(make_project, monkeypatch):
+    """Every file a face is printed in shows its mark; the face is drawn alone for its hash once
+    per command, whatever the renderers, and again in the next command. Two loaded versions of
+    one game (as `pnp diff` holds) keep their own hashes."""
+    from generator.render import version_mark
+
+    root = make_project(games=("dogfight",))
+    _with_mark(root)
+    drawn: list[str] = []
+    bare = FaceRenderer.draw_bare
+
+    def counting(self, canvas, layout, *args, **kwargs):
+        drawn.append(layout)
+        return bare(self, canvas, layout, *args, **kwargs)
+
+    monkeypatch.setattr(FaceRenderer, "draw_bare", counting)
+
+    def marks_of(content, renderers: int) -> set[str]:
+        out = set()
+        for _ in range(renderers):  # one renderer per file written, as the build makes them
+            renderer = FaceRenderer(content, "en")
+            comp = content.component("rewards")
+            w, h = comp.size_pt
+            for item in comp.items[:3]:
+                face = version_mark.Face(item.layout, renderer.context(comp, item), w, h, 8.5)
+                out.add(mark_text(renderer, face))
+        return out
+
+    # the same game with the reward's points disc moved, in another folder (as pnp diff's
+    # earlier version is)
+    other = make_project(games=("dogfight",), name="edited")
+    _with_mark(other)
+    _edit(
+        other / "templates/layouts/dogfight/reward.yaml", "    x: 5\n    y: 5", "    x: 6\n    y: 5"
+    )
+    with session.new():
+        content = load_game(Project(root), "dogfight")
+        first = marks_of(content, renderers=3)
+        assert len(first) == 3 and len(drawn) == 3  # three files, each face drawn alone once
+        edited = load_game(Project(other), "dogfight")
+        assert marks_of(edited, renderers=2).isdisjoint(first)  # the other version: its own
+        assert len(drawn) == 6
+        assert marks_of(content, renderers=1) == first and len(drawn) == 6  # still known
+    with session.new():  # the next command draws again
+        marks_of(load_game(Project(root), "dogfight"), renderers=1)
+        assert len(drawn) == 9
+
+
 def _covering(root: Path, game: str, lang: str, only: str | None = None) -> list[str]:
     """Faces whose mark's rectangle meets the ink of a text (as textspots finds it, the same
     rectangles tile seams avoid) or an image or SVG box: worked out apart from the check."""
