@@ -281,10 +281,16 @@ def _remove_stale(project: Project, game: str, paths: set[str]) -> None:
     """Delete change files an earlier run listed and this one did not write (only files under
     output/<game>/ that the manifest named; never a folder)."""
     folder = (project.output / game).resolve()
-    for rel in paths:
+    for rel in sorted(paths):
         target = project.root / rel
         try:
-            if target.parent.resolve().is_relative_to(folder) and target.is_file():
-                target.unlink()
+            if not (target.parent.resolve().is_relative_to(folder) and target.is_file()):
+                continue
+            target.unlink()
+            # and the folders that held only it (changes/png/<component>/, changes/png/...)
+            parent = target.parent.resolve()
+            while parent != folder and parent.is_relative_to(folder) and not any(parent.iterdir()):
+                parent.rmdir()
+                parent = parent.parent
         except OSError:
             continue  # a file we cannot remove stays; the manifest no longer lists it
