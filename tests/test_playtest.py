@@ -3,6 +3,7 @@ and `pnp print --changed-since`, in a temporary git repository of a Dogfight cop
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import re
@@ -14,6 +15,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 from conftest import run_pnp
+from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import session
@@ -157,6 +159,54 @@ def test_the_mark_hash_is_stable_and_moves_only_with_the_picture(dogfight_repo):
     assert after[f"allied-planes/{item.id}"] in text.replace("\r\n", " ")
 
 
+def test_a_face_is_fingerprinted_once_per_command(make_project, monkeypatch):
+    """Every file a face is printed in shows its mark; the face is drawn alone for its hash once
+    per command, whatever the renderers, and again in the next command. Two loaded versions of
+    one game (as `pnp diff` holds) keep their own hashes."""
+    from generator.render import version_mark
+
+    root = make_project(games=("dogfight",))
+    _with_mark(root)
+    drawn: list[str] = []
+    bare = FaceRenderer.draw_bare
+
+    def counting(self, canvas, layout, *args, **kwargs):
+        drawn.append(layout)
+        return bare(self, canvas, layout, *args, **kwargs)
+
+    monkeypatch.setattr(FaceRenderer, "draw_bare", counting)
+
+    def marks_of(content, renderers: int) -> set[str]:
+        out = set()
+        for _ in range(renderers):  # one renderer per file written, as the build makes them
+            renderer = FaceRenderer(content, "en")
+            comp = content.component("rewards")
+            w, h = comp.size_pt
+            for item in comp.items[:3]:
+                face = version_mark.Face(item.layout, renderer.context(comp, item), w, h, 8.5)
+                out.add(mark_text(renderer, face))
+        return out
+
+    # the same game with the reward's points disc moved, in another folder (as pnp diff's
+    # earlier version is)
+    other = make_project(games=("dogfight",), name="edited")
+    _with_mark(other)
+    _edit(
+        other / "templates/layouts/dogfight/reward.yaml", "    x: 5\n    y: 5", "    x: 6\n    y: 5"
+    )
+    with session.new():
+        content = load_game(Project(root), "dogfight")
+        first = marks_of(content, renderers=3)
+        assert len(first) == 3 and len(drawn) == 3  # three files, each face drawn alone once
+        edited = load_game(Project(other), "dogfight")
+        assert marks_of(edited, renderers=2).isdisjoint(first)  # the other version: its own
+        assert len(drawn) == 6
+        assert marks_of(content, renderers=1) == first and len(drawn) == 6  # still known
+    with session.new():  # the next command draws again
+        marks_of(load_game(Project(root), "dogfight"), renderers=1)
+        assert len(drawn) == 9
+
+
 def _covering(root: Path, game: str, lang: str, only: str | None = None) -> list[str]:
     """Faces whose mark's rectangle meets the ink of a text (as textspots finds it, the same
     rectangles tile seams avoid) or an image or SVG box: worked out apart from the check."""
@@ -249,6 +299,12 @@ def test_diff_and_changed_since_list_exactly_the_changed_faces(dogfight_repo):
     assert "nothing changed" in result.stdout
 
     _three_edits(root)
+    # print-shop and png on (png at a low dpi, for speed): their changes equivalents are written
+    _edit(
+        game,
+        "exports: [sheets, print-shop, png, tts, gutterfold, ink-saver]",
+        "exports: [sheets, print-shop, {format: png, dpi: 100}, tts]",
+    )
     _git(root, "commit", "-qam", "three cards")
     result = run_pnp(root, "diff", "dogfight", "--since", "HEAD~1")
     assert result.returncode == 0, result.stderr
@@ -291,6 +347,89 @@ def test_diff_and_changed_since_list_exactly_the_changed_faces(dogfight_repo):
         # the sheets are packed: no more pages than the copies need at 9 poker cards a sheet
         copies = sum(counts[tuple(f.split("/"))] for f in _expected()[lang])
         assert entry["pages"] == 1 + 2 * -(-copies // 9)
+        _check_print_shop_changes(root, manifest, lang, counts, fonts)
+        _check_png_changes(root, manifest, lang, counts, content)
+    # nothing but the changes: tts is on, yet it has no changes equivalent
+    assert {f["format"] for f in manifest["files"]} == {
+        "changes",
+        "changes-print-shop",
+        "changes-png",
+    }
+    first = pdfium.PdfDocument(root / "output/dogfight/en/changes/print-shop/allied-planes.pdf")
+    assert "every player" in first[0].get_textpage().get_text_range().replace("\r\n", " ")
+
+    # A later run replaces the earlier one's files: since HEAD nothing changed, so none is left.
+    result = run_pnp(root, "print", "dogfight", "--changed-since", "HEAD", "--paper", "a4")
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((root / "output/dogfight/build-manifest.json").read_text())
+    assert [f for f in manifest["files"] if f["format"].startswith("changes")] == []
+    for lang in files:
+        left = root / f"output/dogfight/{lang}"
+        assert not (left / "changes-a4.pdf").exists()
+        assert not (left / "changes").exists()  # nor the folders that held them
+
+
+def _check_print_shop_changes(root: Path, manifest: dict, lang: str, counts: dict, fonts) -> None:
+    """changes/print-shop/: one page per changed design and one per its back, and an order
+    sheet of exactly those pages, in the copies the content asks for."""
+    folder = f"output/dogfight/{lang}/changes/print-shop"
+    mine = [
+        f for f in manifest["files"] if f["lang"] == lang and f["format"] == "changes-print-shop"
+    ]
+    pdfs = [f for f in mine if f["path"].endswith(".pdf")]
+    (order,) = [f for f in mine if f.get("role") == "order-sheet"]
+    assert order["path"] == f"{folder}/order.csv"
+    pages: dict[tuple[str, str], int] = {}  # (face, side) -> quantity, from the manifest pages
+    where: dict[tuple[str, str], tuple[str, int]] = {}
+    for entry in pdfs:
+        assert entry["path"] == f"{folder}/{entry['component']}.pdf"
+        path = root / entry["path"]
+        assert pdflint.lint(path, fonts) == []
+        assert len(pdfium.PdfDocument(path)) == entry["pages"]
+        for page in (s for s in manifest["sheets"] if s["file"] == entry["path"]):
+            (slot,) = page["slots"]
+            key = (f"{slot['component']}/{slot['item']}", page["side"])
+            assert key not in pages
+            pages[key] = page["quantity"]
+            where[key] = (entry["path"], page["page"])
+        assert entry["pages"] == len([k for k in where if where[k][0] == entry["path"]])
+    expected = {(face, side) for face in _expected()[lang] for side in ("front", "back")}
+    assert set(pages) == expected  # exactly the changed designs, each with its back
+    for (face, _side), n in pages.items():
+        assert n == counts[tuple(face.split("/"))]
+    rows = list(csv.DictReader((root / order["path"]).open(encoding="utf-8")))
+    assert len(rows) == order["rows"] == len(expected)
+    for row in rows:
+        key = (f"{row['component']}/{row['item']}", row["side"])
+        assert int(row["quantity"]) == pages[key]
+        pdf, page = where[key]
+        assert row["file"].endswith(pdf.rsplit("/", 1)[1]) and int(row["page"]) == page
+        assert (root / row["file"]).is_file() or (root / folder / row["file"]).is_file()
+
+
+def _check_png_changes(root: Path, manifest: dict, lang: str, counts: dict, content) -> None:
+    """changes/png/: one image per changed front, and the backs those cards need, with the
+    manifest's copies matching the content's counts; no other image in the folder."""
+    folder = root / f"output/dogfight/{lang}/changes/png"
+    mine = [f for f in manifest["files"] if f["lang"] == lang and f["format"] == "changes-png"]
+    on_disk = {p.relative_to(root).as_posix() for p in folder.rglob("*") if p.is_file()}
+    assert on_disk == {f["path"] for f in mine}
+    fronts = {f"{f['component']}/{f['item']}": f["copies"] for f in mine if f["side"] == "front"}
+    assert set(fronts) == _expected()[lang]
+    assert all(n == counts[tuple(face.split("/"))] for face, n in fronts.items())
+    backs = Counter[str]()
+    for f in mine:
+        if f["side"] == "back":
+            assert "item" not in f or f"{f['component']}/{f['item']}" in fronts
+            backs[f["component"]] += f["copies"]
+    # every changed card has a back image, and the backs' copies are those cards' copies
+    for comp in {face.split("/")[0] for face in fronts}:
+        spec = content.component(comp)
+        assert all(i.back for i in spec.items)
+        assert backs[comp] == sum(n for face, n in fronts.items() if face.startswith(comp + "/"))
+    for f in mine:  # the images are the exporter's: its dpi, its pixel size
+        with Image.open(root / f["path"]) as image:
+            assert f["dpi"] == 100 and list(image.size) == f["px"]
 
 
 def test_diff_without_since_compares_with_the_last_build(dogfight_repo):

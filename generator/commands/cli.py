@@ -154,7 +154,8 @@ def _changed_since_option(pr) -> None:
         "--changed-since",
         metavar="REF",
         help="write only changes-<paper>.pdf: the faces changed since REF (a git revision, or "
-        "'last' for the last build), with their backs and a 'replace these' page",
+        "'last' for the last build), with their backs and a 'replace these' page (and, when "
+        "those exports are on, changes/print-shop/ and changes/png/ of the same faces)",
     )
 
 

@@ -6,6 +6,13 @@ prints one), then every copy of every changed item, front and back, packed on as
 sheets as the shared sheet writer (impose/packed_sheets.py) makes, with crop marks and labels
 as usual. What changed is decided by commands/diff.py (faces compared by what they draw). The
 files are listed in the build manifest (kind export, format changes) and pass the PDF lint.
+
+When the game's exports include print-shop or png, their changed-items-only equivalents go to
+`output/<game>/<lang>/changes/print-shop/` (one page per changed design and its back, and an
+order.csv of just those) and `output/<game>/<lang>/changes/png/` (the changed faces' images and
+their backs): the exporters' own `plan` and `write`, run over a copy of the game holding only
+the changed items, with a context whose folder is `<lang>/changes`. Their manifest formats are
+`changes-print-shop` and `changes-png`.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ import json
 import sys
 from pathlib import Path
 
-from generator import fsio
+from generator import exports, fsio
 from generator.build import run as build
 from generator.commands.diff import Changes, baseline, compare, summary
 from generator.impose import entries, faces, packed_sheets
@@ -26,6 +33,17 @@ from generator.load.sizes import paper_size
 from generator.render.engine import FaceRenderer
 
 FORMAT = "changes"
+# The exports that get a changes equivalent, and its manifest format.
+EXPORTS = {"print-shop": "changes-print-shop", "png": "changes-png"}
+FORMATS = (FORMAT, *EXPORTS.values())
+
+
+class ChangesContext(exports.ExportContext):
+    """An exporter's context over only the changed items: its files go under <lang>/changes/
+    (changes/print-shop/, changes/png/), apart from the full exports a shop may be sent."""
+
+    def folder(self) -> str:
+        return f"{super().folder()}/changes"
 
 
 def reprint_command(project: Project, args) -> int:
@@ -37,7 +55,7 @@ def reprint_command(project: Project, args) -> int:
             with baseline(project, game, since) as (old, words):
                 changes = compare(old, new, words)
                 print(summary(changes))
-                written = write_changes(project, changes, args.paper)
+                written = write_changes(project, changes, _options(args))
             for rel in written:
                 print(f"  {rel}")
             if not written:
@@ -45,10 +63,25 @@ def reprint_command(project: Project, args) -> int:
     return 0
 
 
-def write_changes(project: Project, changes: Changes, papers: list[str] | None) -> list[str]:
-    """Every changes-<paper>.pdf of the game; returns their paths. The manifest is updated."""
+def _options(args) -> build.Options:
+    """The print options that shape the files: papers, duplex, back offset and exports."""
+    from generator.commands.cli import _offset
+
+    return build.Options(
+        papers=args.paper,
+        duplex=getattr(args, "duplex", None),
+        back_offset=_offset(getattr(args, "back_offset", None)),
+        one_per_page=getattr(args, "one_per_page", None),
+        exports=getattr(args, "export", None),
+    )
+
+
+def write_changes(project: Project, changes: Changes, options: build.Options) -> list[str]:
+    """Every changes-<paper>.pdf of the game, and the changed items' print-shop and png files
+    when those exports are on; returns their paths. The manifest is updated."""
     content = changes.new
-    options = build.Options(papers=papers)
+    papers = options.papers
+    plan = build.export_plan(content, options)
     files, sheets = [], []
     for lang in content.languages:
         wanted = changes.changed_items(lang)
@@ -67,8 +100,39 @@ def write_changes(project: Project, changes: Changes, papers: list[str] | None) 
             entry, pages = _write_one(project, changes, lang, paper, comps, removed, settings, rel)
             files.append(entry)
             sheets += pages
+        if comps:
+            part = _write_exports(project, changes, lang, comps, plan)
+            files += part["files"]
+            sheets += part["sheets"]
     _update_manifest(project, content.id, files, sheets)
     return [f["path"] for f in files]
+
+
+def _write_exports(project: Project, changes: Changes, lang: str, comps, plan) -> dict:
+    """The print-shop and png files of the changed items (each with its back, in the counts
+    the content asks for), by the exporters themselves over a game of just those items."""
+    subset = dataclasses.replace(changes.new, components=comps)
+    ids = {c.id for c in comps}
+    files: list[dict] = []
+    sheets: list[dict] = []
+    for spec, members in plan:
+        fmt = EXPORTS.get(spec.format)
+        settings = {cid: s for cid, s in members.items() if cid in ids}
+        if fmt is None or not settings:
+            continue
+        ctx = ChangesContext(subset, lang, spec, settings)
+        exporter = exports.exporter(spec.format)
+        for job in exporter.plan(ctx):
+            with exports.Outputs(project.root, job.paths) as outputs:
+                part = exporter.write(ctx, job, outputs)
+                outputs.check_complete()
+                for rel, tmp in outputs.written.items():  # linted before it is committed
+                    if rel.endswith(".pdf"):
+                        build.lint_written(project, tmp, rel)
+            for entry in part["files"]:
+                files.append(dict(entry, format=fmt, since=changes.since))
+            sheets += part["sheets"]
+    return {"files": files, "sheets": sheets}
 
 
 def _write_one(project, changes, lang, paper, comps, removed, settings, rel):
@@ -196,16 +260,37 @@ def _join(first: Path, sheets: Path | None) -> int:
 
 
 def _update_manifest(project: Project, game: str, files: list[dict], sheets: list[dict]) -> None:
-    """The build manifest lists the change sheets (replacing those of an earlier run)."""
+    """The build manifest lists the change files (replacing those of an earlier run, whose
+    files this run did not write again are removed: a changes folder holds one run's changes)."""
     path = project.output / game / "build-manifest.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         data = {"game": game, "files": [], "sheets": []}
-    old = {f["path"] for f in data.get("files", []) if f.get("format") == FORMAT}
+    old = {f["path"] for f in data.get("files", []) if f.get("format") in FORMATS}
     data["files"] = [f for f in data.get("files", []) if f["path"] not in old] + files
     data["sheets"] = [s for s in data.get("sheets", []) if s["file"] not in old] + sheets
     try:
         fsio.write_bytes(path, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode())
     except OSError as exc:
         raise build.write_error(exc, path) from None
+    _remove_stale(project, game, old - {f["path"] for f in files})
+
+
+def _remove_stale(project: Project, game: str, paths: set[str]) -> None:
+    """Delete change files an earlier run listed and this one did not write (only files under
+    output/<game>/ that the manifest named; never a folder)."""
+    folder = (project.output / game).resolve()
+    for rel in sorted(paths):
+        target = project.root / rel
+        try:
+            if not (target.parent.resolve().is_relative_to(folder) and target.is_file()):
+                continue
+            target.unlink()
+            # and the folders that held only it (changes/png/<component>/, changes/png/...)
+            parent = target.parent.resolve()
+            while parent != folder and parent.is_relative_to(folder) and not any(parent.iterdir()):
+                parent.rmdir()
+                parent = parent.parent
+        except OSError:
+            continue  # a file we cannot remove stays; the manifest no longer lists it

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from reportlab.pdfgen.canvas import Canvas
 
+from generator import session
 from generator.errors import Finding
 from generator.render.boxes.base import Frame, Placed, Rect, colour
 from generator.units import MM
@@ -91,8 +92,32 @@ def face_pdf(renderer: FaceRenderer, face: Face) -> bytes:
 
 
 def fingerprint(renderer: FaceRenderer, face: Face) -> str:
-    """The full hex hash of what `face` draws."""
-    return hashlib.sha256(face_pdf(renderer, face)).hexdigest()
+    """The full hex hash of what `face` draws. Worked out once per face per command: every
+    file a face is printed in (sheets on each paper, print-shop pages, PNGs) shows the same
+    hash, and drawing the face alone again for each of them would cost as much as the file."""
+    digests = _digests(renderer)
+    key = (renderer.lang, _key(renderer, Face(face.layout, face.ctx, face.w, face.h, 0.0)))
+    found = digests.get(key)
+    if found is None:
+        found = digests[key] = hashlib.sha256(face_pdf(renderer, face)).hexdigest()
+    return found
+
+
+KEPT_GAMES = 8  # loaded games whose fingerprints a command keeps (pnp diff holds two versions)
+
+
+def _digests(renderer: FaceRenderer) -> dict:
+    """This command's fingerprints of faces of the renderer's loaded game. Per loaded game,
+    not per game id: `pnp diff` draws two versions of one game in one command. The entry
+    holds the game it belongs to, so its id cannot be reused while the entry lives."""
+    per_game = session.current().cache("version_mark.digests")
+    content = renderer.content
+    held = per_game.get(id(content))
+    if held is None or held[0] is not content:
+        while len(per_game) >= KEPT_GAMES:
+            del per_game[next(iter(per_game))]  # the oldest
+        held = per_game[id(content)] = (content, {})
+    return held[1]
 
 
 def _key(renderer: FaceRenderer, face: Face) -> str:
