@@ -34,8 +34,18 @@ from generator.load import languages
 ICON = re.compile(r"(?<![\w:]):([a-z][a-z0-9_-]*):(?![\w:])")
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)]*)\)")
 BOLD = re.compile(r"\*\*")
-# a sentence ends at . ! ? … (or the CJK full stop) followed by a space or the end
-_SENTENCE_END = re.compile(r"[.!?…。！？]+(?:[\"'”’»)\]]*)(?=\s|$)")
+
+
+_ABBREVIATION = re.compile(r"(?:^|\s)(?:[A-Za-zÀ-ÿ]{1,3}\.){1,3}$")
+
+
+def _sentence_end() -> re.Pattern[str]:
+    """A sentence ends at . ! ? … (or a script's own full stops, scripts.yaml) followed by a
+    space or the end."""
+    ends = re.escape(".!?…" + languages.sentence_ends())
+    return re.compile(f"[{ends}]+" + r"(?:[\"'”’»)\]]*)(?=\s|$)")
+
+
 _ABBREVIATION = re.compile(r"(?:^|\s)(?:[A-Za-zÀ-ÿ]{1,3}\.){1,3}$")
 
 
@@ -239,7 +249,7 @@ def sentences(text: str) -> int:
     words = plain(strip_jinja(text)).strip()
     count = 0
     last = 0
-    for m in _SENTENCE_END.finditer(words):
+    for m in _sentence_end().finditer(words):
         chunk = words[last : m.start()]
         last = m.end()
         if re.search(r"[^\W\d_]{2,}", chunk) and not _ABBREVIATION.search(chunk + "."):

@@ -108,6 +108,7 @@ def use_project_templates(templates: Path) -> None:
         _codes.cache_clear()
         letters.cache_clear()
         line_breaking.cache_clear()
+        sentence_ends.cache_clear()
         note_pattern.cache_clear()
 
 
@@ -284,6 +285,16 @@ def line_breaking() -> tuple[re.Pattern[str], frozenset[str], frozenset[str]]:
         before.update(str(rules.get("no_break_before") or ""))
         after.update(str(rules.get("no_break_after") or ""))
     return broken, frozenset(before), frozenset(after)
+
+
+@lru_cache(maxsize=1)
+def sentence_ends() -> str:
+    """Characters that end a sentence besides . ! ? …: scripts.yaml's `sentence_end` (the CJK
+    full stops), all data."""
+    ends: dict[str, None] = {}
+    for rules in _scripts().values():
+        ends.update(dict.fromkeys(str(rules.get("sentence_end") or "")))
+    return "".join(ends)
 
 
 def in_ranges(codepoint: int, where: tuple[tuple[str, Any], ...]) -> bool:
