@@ -14,7 +14,7 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.errors import ContentError
-from generator.impose import entries, faces, packing
+from generator.impose import entries, faces, packing, registration
 from generator.impose import grid as impose
 from generator.impose.dieline import DieLayer
 from generator.impose.sheets import (
@@ -133,16 +133,20 @@ def write_packed(
         if die:
             die.add([(p.band.outline, p.front) for p in placed if not p.band.outline.is_rect])
         strip = impose.Rect(margin, margin, W - 2 * margin, packing.LABEL_ROOM)
+        # the duplex test: targets the back repeats where the printer's flip brings them
+        targets = registration.targets_in(strip, marks) if has_backs else []
+        registration.draw(canvas, targets)
         side = _side_word("front", lang)
         draw_label(
             canvas,
             renderer,
             f"{title} · {label_names} · {_lang_tag(content, lang)} · {n}/{len(sheets)} · {side}",
-            marks,
+            marks + registration.as_marks(targets),
             strip,
         )
         canvas.showPage()
-        pages.append(entries.page_entry(rel_path, page_no, "front", slots))
+        extra = {"targets": registration.manifest(targets)} if targets else {}
+        pages.append(entries.page_entry(rel_path, page_no, "front", slots, **extra))
         if not has_backs:
             continue
         page_no += 1
@@ -160,16 +164,25 @@ def write_packed(
             ctx = renderer.context(comp, None if common else cp.item)
             draw_piece(canvas, renderer, cp.item.back, ctx, p, m, clip)
             slots.append(_entry(comp, cp, p, m))
+        # the front's crop marks and targets, mirrored: against a light they lie over the front's
+        back_marks = [
+            (*impose.apply(back_sheet, x1, y1), *impose.apply(back_sheet, x2, y2))
+            for x1, y1, x2, y2 in marks
+        ]
+        draw_segments(canvas, back_marks, "#000000", MARK_WIDTH)
+        back_targets = registration.mapped(back_sheet, targets)
+        registration.draw(canvas, back_targets)
         side = _side_word("back", lang)
         draw_label(
             canvas,
             renderer,
             f"{title} · {label_names} · {_lang_tag(content, lang)} · {n}/{len(sheets)} · {side}",
-            [],
+            back_marks + registration.as_marks(back_targets),
             impose.Rect(margin, margin, W - 2 * margin, packing.LABEL_ROOM),
         )
         canvas.showPage()
-        pages.append(entries.page_entry(rel_path, page_no, "back", slots))
+        extra = {"targets": registration.manifest(back_targets)} if back_targets else {}
+        pages.append(entries.page_entry(rel_path, page_no, "back", slots, **extra))
     canvas.save()
     return {
         "file": entries.file_entry(

@@ -1,0 +1,114 @@
+"""The kit at the table (issue 27): the duplex test a player can do, a guide that says only what
+the build manifest says, a calibration sheet a newcomer reads, one file per paper.
+
+Read back from real outputs: the build manifest, pixels of rasterised pages, extracted text.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from conftest import run_pnp
+from pdfutil import crop_mm, ink, page_size_mm, render
+
+MINI = {
+    "content/mini/game.yaml": (
+        "id: mini\ntitle: Mini\nlanguages: [en, es]\n"
+        "print: {papers: [a4], exports: [sheets], duplex: DUPLEX}\n"
+    ),
+    "content/mini/components/cards.yaml": (
+        "id: cards\nname: {en: Cards, es: Cartas}\nsize: poker\nlayout: mini/card\n"
+        "back: mini/back\nitems:\n  - {id: a, count: 5, data: {word: alpha}}\n"
+    ),
+    "content/mini/components/discs.yaml": (
+        "id: discs\nname: {en: Disc, es: Disco}\nkind: token\nsize: {w: 20mm, h: 20mm}\n"
+        "shape: circle\nlayout: mini/card\nback: mini/back\n"
+        "items:\n  - {id: d, count: 6, data: {word: d, name: {en: Red disc, es: Disco rojo}}}\n"
+    ),
+    "templates/layouts/mini/back.yaml": (
+        'background: "#203040"\nboxes:\n'
+        "  - {id: w, kind: text, text: MINI, x: 2, y: 5, w: 16, h: 8, size: 8pt}\n"
+    ),
+    "templates/layouts/mini/card.yaml": (
+        'background: "#ffffff"\nboxes:\n'
+        '  - {id: w, kind: text, text: "{{ word }}", x: 2, y: 5, w: 16, h: 8, size: 8pt}\n'
+    ),
+}
+
+
+def _mini(make_project, duplex: str = "long-edge") -> Path:
+    files = dict(MINI)
+    files["content/mini/game.yaml"] = files["content/mini/game.yaml"].replace("DUPLEX", duplex)
+    return make_project(files)
+
+
+def _centroid(image, page_h: float, dpi: float, x: float, y: float, half: float):
+    """The centre of the dark pixels in a square of `2 * half` mm around (x, y), in mm."""
+    crop = crop_mm(image, page_h, dpi, x - half, y - half, 2 * half, 2 * half).convert("L")
+    s = dpi / 25.4
+    left, top = round((x - half) * s), round((page_h - y - half) * s)
+    sx = sy = n = 0.0
+    for j in range(crop.height):
+        for i in range(crop.width):
+            if crop.getpixel((i, j)) < 128:
+                sx, sy, n = sx + i + 0.5, sy + j + 0.5, n + 1
+    assert n > 20, f"no target near ({x:.1f}, {y:.1f}) mm"
+    return (left + sx / n) / s, page_h - (top + sy / n) / s
+
+
+@pytest.mark.parametrize("duplex", ["long-edge", "short-edge"])
+def test_back_pages_carry_the_fronts_targets_and_crop_marks_mirrored(make_project, duplex):
+    """The duplex test of the guide can be done: every duplex front page has two registration
+    targets in its margin and its back has them where the flip brings them (within 0.1 mm,
+    from the manifest and measured on pixels); the back repeats the front's crop marks."""
+    root = _mini(make_project, duplex)
+    run_pnp(root, "print", "--export", "sheets", check=True)
+    manifest = json.loads((root / "output/mini/build-manifest.json").read_text())
+    pages = {(s["file"], s["page"]): s for s in manifest["sheets"]}
+    dpi = 300
+    checked_files = set()
+    for (path, page), front in sorted(pages.items()):
+        if front["side"] != "front" or "/en/" not in path:
+            continue
+        back = pages[(path, page + 1)]
+        assert back["side"] == "back"
+        W, H = page_size_mm(root / path, page)
+        assert len(front.get("targets", [])) == 2, (path, page)
+        for (fx, fy), (bx, by) in zip(front["targets"], back["targets"], strict=True):
+            mx, my = (W - fx, fy) if duplex == "long-edge" else (fx, H - fy)
+            assert abs(bx - mx) <= 0.1 and abs(by - my) <= 0.1, (path, page, (bx, by), (mx, my))
+        front_img, back_img = render(root / path, page, dpi), render(root / path, page + 1, dpi)
+        for (fx, fy), (bx, by) in zip(front["targets"], back["targets"], strict=True):
+            cx, cy = _centroid(front_img, H, dpi, fx, fy, 2.4)
+            assert abs(cx - fx) <= 0.1 and abs(cy - fy) <= 0.1, ("front", cx, cy, fx, fy)
+            mx, my = (W - cx, cy) if duplex == "long-edge" else (cx, H - cy)
+            cx, cy = _centroid(back_img, H, dpi, bx, by, 2.4)
+            assert abs(cx - mx) <= 0.1 and abs(cy - my) <= 0.1, ("back", cx, cy, mx, my)
+        # Crop marks: the margin band at the side away from the labels, front mirrored = back
+        mirror = front_img.transpose(0 if duplex == "long-edge" else 1)  # 0: left-right
+        top = max(s["y"] + s["h"] + s["bleed"] for s in front["slots"])
+        if duplex == "long-edge" and H - 5 - top > 2:  # a band above the pieces, if any
+            a = crop_mm(mirror, H, dpi, 5, top + 0.3, W - 10, H - 5 - top - 0.3)
+            b = crop_mm(back_img, H, dpi, 5, top + 0.3, W - 10, H - 5 - top - 0.3)
+            if ink(a) > 0:
+                assert abs(ink(a) - ink(b)) < 0.2 * ink(a), (path, page, ink(a), ink(b))
+        checked_files.add(path)
+    assert len(checked_files) == 2  # the grid of cards and the packed discs
+
+
+def test_a_one_sided_sheet_has_no_targets(make_project):
+    files = dict(MINI)
+    files["content/mini/game.yaml"] = files["content/mini/game.yaml"].replace("DUPLEX", "long-edge")
+    files["content/mini/components/cards.yaml"] = files[
+        "content/mini/components/cards.yaml"
+    ].replace("back: mini/back\n", "")
+    root = make_project(files)
+    run_pnp(root, "print", "--export", "sheets", check=True)
+    manifest = json.loads((root / "output/mini/build-manifest.json").read_text())
+    cards = [s for s in manifest["sheets"] if s["file"].endswith("en/cards-a4.pdf")]
+    assert cards and all(s["side"] == "front" and "targets" not in s for s in cards)
+    pdf = pdfium.PdfDocument(str(root / cards[0]["file"]))
+    assert len(pdf) == len(cards)
