@@ -112,3 +112,130 @@ def test_a_one_sided_sheet_has_no_targets(make_project):
     assert cards and all(s["side"] == "front" and "targets" not in s for s in cards)
     pdf = pdfium.PdfDocument(str(root / cards[0]["file"]))
     assert len(pdf) == len(cards)
+
+
+# ---------------------------------------------------------------- the guide vs the manifest
+
+
+def _text(path: Path) -> str:
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        return " ".join(
+            " ".join(pdf[i].get_textpage().get_text_range().split()) for i in range(len(pdf))
+        )
+    finally:
+        pdf.close()
+
+
+def _ranges(numbers: list[int]) -> str:
+    out, i = [], 0
+    while i < len(numbers):
+        j = i
+        while j + 1 < len(numbers) and numbers[j + 1] == numbers[j] + 1:
+            j += 1
+        out.append(str(numbers[i]) if i == j else f"{numbers[i]}–{numbers[j]}")
+        i = j + 1
+    return ", ".join(out)
+
+
+@pytest.fixture(scope="module")
+def two_kits(tmp_path_factory):
+    from conftest import copy_project, only_languages, shared_build
+
+    def build(folder: Path) -> None:
+        root = copy_project(folder, ("red-code", "sub-zero"))
+        only_languages(root, "sub-zero", ["es", "en"])
+        run_pnp(root, "print", "--paper", "a4", "--export", "sheets", check=True)
+
+    return shared_build(tmp_path_factory, "table-kit-two", build)[0]
+
+
+@pytest.mark.parametrize("game", ["red-code", "sub-zero"])
+def test_every_guide_statement_about_files_sheets_and_counts_comes_from_the_manifest(
+    two_kits, game
+):
+    """Each component file in the table names every component it holds; each assembly step
+    says how many pieces, from which file and which sheets, as the manifest lists them; a
+    tiled face is one piece in tiles, never "split over several sheets" otherwise; round pieces
+    (a circle in the manifest) are cut along their line; items go by their names, not ids."""
+    from generator.load.content import load_game
+    from generator.load.project import Project
+
+    root = two_kits
+    manifest = json.loads((root / f"output/{game}/build-manifest.json").read_text())
+    content = load_game(Project(root), game)
+    names = {
+        lang: {
+            c.id: c.model.name[lang] if isinstance(c.model.name, dict) else c.model.name
+            for c in content.components
+        }
+        for lang in ("en", "es")
+    }
+    ids = {i.id for c in content.components for i in c.items if "-" in i.id}
+    for lang in ("en", "es"):
+        guide = next(f for f in manifest["files"] if f["kind"] == "guide" and f["lang"] == lang)
+        text = _text(root / guide["path"])
+        assert "split over several sheets" not in text
+        files = [
+            f
+            for f in manifest["files"]
+            if f["kind"] == "components" and f["lang"] == lang and f["paper"] == "a4"
+        ]
+        for f in files:
+            fronts = sorted(
+                (s for s in manifest["sheets"] if s["file"] == f["path"] and s["side"] == "front"),
+                key=lambda s: s["page"],
+            )
+            comps = list(dict.fromkeys(slot["component"] for s in fronts for slot in s["slots"]))
+            held = ", ".join(names[lang][c] for c in f.get("components", comps))
+            file_name = Path(f["path"]).name
+            assert f"{file_name} ({held})" in text, (lang, file_name, held)
+            for comp in comps:
+                pieces = {
+                    (slot["item"], slot["copy"])
+                    for s in fronts
+                    for slot in s["slots"]
+                    if slot["component"] == comp
+                }
+                sheets = [
+                    n
+                    for n, s in enumerate(fronts, 1)
+                    if any(slot["component"] == comp for slot in s["slots"])
+                ]
+                if lang == "en":
+                    head = f"{names[lang][comp]}: {len(pieces)} from {file_name}, sheet {_ranges(sheets)}"
+                else:
+                    head = (
+                        f"{names[lang][comp]}: {len(pieces)} de {file_name}, hoja {_ranges(sheets)}"
+                    )
+                assert head in text, (lang, head)
+                step = text[text.index(head) : text.index(head) + 400]
+                shapes = {
+                    slot.get("shape", {}).get("kind")
+                    for s in fronts
+                    for slot in s["slots"]
+                    if slot["component"] == comp
+                }
+                if shapes == {"circle"}:
+                    assert ("Round pieces" if lang == "en" else "Piezas redondas") in step
+            if "tiles" in f:
+                tiles = f["tiles"]["rows"] * f["tiles"]["cols"]
+                if lang == "en":
+                    assert f"1 in all, in {tiles} tiles" in text
+                    assert f"One board printed in {tiles} tiles" in text
+            elif lang == "en":
+                total = len(
+                    {
+                        (slot["component"], slot["item"], slot["copy"])
+                        for s in fronts
+                        for slot in s["slots"]
+                    }
+                )
+                assert f"{total} in all" in text
+        if lang == "es":
+            leaked = sorted(
+                i
+                for i in ids
+                if i in text and i not in "".join(Path(f["path"]).name for f in files)
+            )
+            assert not leaked, leaked
