@@ -203,7 +203,8 @@ def test_every_guide_statement_about_files_sheets_and_counts_comes_from_the_mani
                     if any(slot["component"] == comp for slot in s["slots"])
                 ]
                 if lang == "en":
-                    head = f"{names[lang][comp]}: {len(pieces)} from {file_name}, sheet {_ranges(sheets)}"
+                    where = f"{file_name}, sheet {_ranges(sheets)}"
+                    head = f"{names[lang][comp]}: {len(pieces)} from {where}"
                 else:
                     head = (
                         f"{names[lang][comp]}: {len(pieces)} de {file_name}, hoja {_ranges(sheets)}"

@@ -446,7 +446,7 @@ def item_names(content: GameContent, renderer: FaceRenderer, lang: str):
         found = by_id.get((component_id, item_id))
         if found is None:
             return None
-        comp, item = found
+        _comp, item = found
         value = item.data.get("name")
         if isinstance(value, (str, dict)):
             try:
@@ -584,9 +584,9 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
         block: list[Flowable] = [_p(f"{Path(f.path).name}", st["head"])]
         for n, sheet in enumerate(f.inventory, 1):
             if f.tiles:
-                tiles = ", ".join(f.tile_names[n - 1])
+                tile_list = ", ".join(f.tile_names[n - 1])
                 comps = ", ".join(dict.fromkeys(name(c) for c, _ in sheet))
-                line = t["tile_line"].format(name=comps, tile=tiles, n=n, of=len(f.inventory))
+                line = t["tile_line"].format(name=comps, tile=tile_list)
                 block.append(_p(f"{t['sheet'].format(n=n)}: {line}", st["small"]))
                 continue
             per_component: dict[str, Counter] = {}
@@ -594,7 +594,7 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
                 per_component.setdefault(comp_id, Counter())[item_id] += copies
             parts = []
             for comp_id, items in per_component.items():
-                named = Counter()
+                named: Counter[str] = Counter()
                 for i, c in items.items():
                     label = item_name(comp_id, i)
                     if label is not None:
