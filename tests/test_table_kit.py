@@ -240,3 +240,68 @@ def test_every_guide_statement_about_files_sheets_and_counts_comes_from_the_mani
                 if i in text and i not in "".join(Path(f["path"]).name for f in files)
             )
             assert not leaked, leaked
+
+
+# ---------------------------------------------------------------- calibration
+
+
+@pytest.mark.parametrize("duplex", ["long-edge", "short-edge"])
+def test_calibration_reads_for_a_newcomer(make_project, duplex):
+    """Every word and number on the calibration sheet is at least 7 pt (extracted text sizes);
+    page 1 says FRONT and page 2 BACK; the scales read past +/-5 mm; the page states the same
+    sign convention as the guide."""
+    from pdfutil import text_sizes
+
+    root = _mini(make_project, duplex)
+    run_pnp(root, "calibrate", "--paper", "a4", "--duplex", duplex, check=True)
+    data = json.loads((root / "output/calibration/calibration-a4.json").read_text())
+    pdf = root / data["files"][0]["path"]
+    for page in (1, 2):
+        sizes = text_sizes(pdf, page)
+        assert sizes and min(size for _, size in sizes) >= 7.0 - 1e-6, (page, sizes[:5])
+    doc = pdfium.PdfDocument(str(pdf))
+    page1, page2 = (" ".join(doc[i].get_textpage().get_text_range().split()) for i in (0, 1))
+    doc.close()
+    assert page1.startswith("FRONT") and "BACK" not in page1
+    assert "BACK" in page2 and "FRONT" not in page2
+    for scale in data["marks"]["scales"]:
+        for axis in ("x", "y"):
+            labels = [t["label"] for t in scale[axis]["ticks"]]
+            assert min(labels) <= -5.5 and max(labels) >= 5.5
+    convention = "a positive X moves the backs right and a positive Y moves them up"
+    assert convention in " ".join(page1.split()).replace("A positive", "a positive")
+    run_pnp(root, "print", "--export", "sheets", check=True)
+    assert convention in _text(root / "output/mini/en/guide-a4.pdf")
+
+
+@pytest.mark.parametrize("duplex", ["long-edge", "short-edge"])
+def test_the_number_read_on_the_calibration_sheet_cancels_the_printers_error(make_project, duplex):
+    """A printer that puts the back page 1.5 mm right and 2 mm down (as seen on the back page):
+    the pointers, seen through the front, cross the scales at numbers; `--back-offset` with
+    those numbers moves the backs' targets by exactly the opposite amount."""
+    root = _mini(make_project, duplex)
+    run_pnp(root, "calibrate", "--paper", "a4", "--duplex", duplex, check=True)
+    marks = json.loads((root / "output/calibration/calibration-a4.json").read_text())["marks"]
+    W, H = marks["paper_mm"]
+    ex, ey = 1.5, -2.0  # the printer's error on the back page
+    scale = marks["scales"][0]
+
+    def seen(x: float, y: float) -> tuple[float, float]:  # back page -> front, through the paper
+        x, y = x + ex, y + ey
+        return (W - x, y) if duplex == "long-edge" else (x, H - y)
+
+    px, _ = seen(*scale["pointers"]["x"]["at"])
+    _, qy = seen(*scale["pointers"]["y"]["at"])
+    read_x = min(scale["x"]["ticks"], key=lambda t: abs(t["at"] - px))["label"]
+    read_y = min(scale["y"]["ticks"], key=lambda t: abs(t["at"] - qy))["label"]
+
+    def back_targets(offset: str | None) -> list:
+        args = ["print", "--export", "sheets", "--force"]
+        run_pnp(root, *args, *(["--back-offset", offset] if offset else []), check=True)
+        manifest = json.loads((root / "output/mini/build-manifest.json").read_text())
+        return [s["targets"] for s in manifest["sheets"] if s["side"] == "back" and "targets" in s]
+
+    plain, fixed = back_targets(None), back_targets(f"{read_x},{read_y}")
+    for a, b in zip(plain, fixed, strict=True):
+        for (x0, y0), (x1, y1) in zip(a, b, strict=True):
+            assert abs((x1 - x0) + ex) < 0.01 and abs((y1 - y0) + ey) < 0.01, (read_x, read_y)
