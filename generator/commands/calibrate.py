@@ -2,7 +2,7 @@
 
 Page 1 (front, marked FRONT) carries two scales, one across (x) and one up (y), from -6 to +6 mm
 (an offset of 5 mm still lands on the scale), with a tick every 0.5 mm and a 7 pt number every
-2 mm. Page 2 is marked BACK. Page 2 (back) carries one pointer line behind each scale's zero, placed with the
+2 mm. Page 2 (marked BACK) carries one pointer line behind each scale's zero, placed with the
 same mirror the component sheets use for backs. Printed duplex and held against a light, each
 pointer crosses its scale at a number: that number is the value to pass to `--back-offset X,Y`
 (the numbers already carry the sign that moves the backs back into place). The scales sit
