@@ -293,10 +293,11 @@ def test_print_shop_quantities_add_up_to_every_manifest_count(built, game):
         assert rows and list(rows[0]) == ["file", "page", "component", "item", "side", "quantity"]
         fronts: Counter = Counter()
         for r in rows:
-            pdf = built.path(r["file"])
+            rel = f"output/{game}/{lang}/print-shop/{r['file']}"  # beside order.csv
+            pdf = built.path(rel)
             assert int(r["page"]) <= len(reader(pdf).pages)
             page = next(
-                s for s in m["sheets"] if s["file"] == r["file"] and s["page"] == int(r["page"])
+                s for s in m["sheets"] if s["file"] == rel and s["page"] == int(r["page"])
             )
             assert page["side"] == r["side"] and page["slots"][0]["item"] == r["item"]
             assert page["quantity"] == int(r["quantity"])

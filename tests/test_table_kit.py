@@ -7,6 +7,7 @@ Read back from real outputs: the build manifest, pixels of rasterised pages, ext
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -305,3 +306,103 @@ def test_the_number_read_on_the_calibration_sheet_cancels_the_printers_error(mak
     for a, b in zip(plain, fixed, strict=True):
         for (x0, y0), (x1, y1) in zip(a, b, strict=True):
             assert abs((x1 - x0) + ex) < 0.01 and abs((y1 - y0) + ey) < 0.01, (read_x, read_y)
+
+
+# ---------------------------------------------------------------- one file per paper
+
+
+def test_one_file_per_paper_and_the_summary_counts_files_written(tmp_path):
+    """`--paper letter` writes the rulebook as rulebook-letter.pdf, never over the A4
+    rulebook.pdf; the summary counts every file written (guides included), not jobs."""
+    import shutil
+
+    from conftest import ROOT
+
+    root = tmp_path / "proj"
+    shutil.copytree(ROOT / "templates", root / "templates")
+    (root / "content").mkdir()
+    run_pnp(root, "new", "g", "--langs", "en", check=True)
+    first = run_pnp(root, "print", "g", "--paper", "a4", check=True).stdout
+    a4 = root / "output/g/en/rulebook.pdf"
+    before = a4.read_bytes()
+    letter = run_pnp(root, "print", "g", "--paper", "letter", check=True).stdout
+    assert a4.read_bytes() == before
+    assert page_size_mm(a4, 1) == pytest.approx((210, 297), abs=0.5)
+    assert page_size_mm(root / "output/g/en/rulebook-letter.pdf", 1) == pytest.approx(
+        (215.9, 279.4), abs=0.5
+    )
+    manifest = json.loads((root / "output/g/build-manifest.json").read_text())
+    paperless = {f["path"] for f in manifest["files"] if not f.get("paper")}  # e.g. order.csv
+    for out, paper in ((first, "a4"), (letter, "letter")):
+        mine = [f for f in manifest["files"] if f.get("paper") == paper]
+        files = {f["path"] for f in mine}
+        assert any(f["kind"] == "guide" for f in mine)
+        built = len(files) + (len(paperless) if paper == "a4" else 0)
+        total = len(files) + len(paperless)
+        assert f"{built} of {total} files built" in out, (out, sorted(files), paperless)
+
+
+# ---------------------------------------------------------------- portable exports
+
+
+def test_order_sheet_paths_resolve_inside_the_shop_zip(make_project):
+    """The shop receives print-shop.zip: it unpacks to print-shop/, whose order.csv names every
+    PDF beside it (no path into the project); the zip is in the manifest and holds exactly the
+    files written, byte for byte; a second build leaves it as it is."""
+    import csv
+    import io
+    import zipfile
+
+    files = dict(MINI)
+    files["content/mini/game.yaml"] = (
+        MINI["content/mini/game.yaml"]
+        .replace("DUPLEX", "long-edge")
+        .replace("[sheets]", "[sheets, print-shop]")
+    )
+    root = make_project(files)
+    run_pnp(root, "print", check=True)
+    manifest = json.loads((root / "output/mini/build-manifest.json").read_text())
+    for lang in ("en", "es"):
+        (archive,) = [
+            f for f in manifest["files"] if f.get("role") == "archive" and f["lang"] == lang
+        ]
+        assert archive["path"] == f"output/mini/{lang}/print-shop.zip"
+        shop = {
+            f["path"]
+            for f in manifest["files"]
+            if f.get("format") == "print-shop" and f.get("role") != "archive" and f["lang"] == lang
+        }
+        with zipfile.ZipFile(root / archive["path"]) as z:
+            names = set(z.namelist())
+            assert names == {"print-shop/" + Path(p).name for p in shop}
+            for p in shop:
+                assert z.read("print-shop/" + Path(p).name) == (root / p).read_bytes()
+            rows = list(csv.DictReader(io.StringIO(z.read("print-shop/order.csv").decode())))
+        assert rows
+        for r in rows:
+            assert "/" not in r["file"] and "output" not in r["file"]
+            assert f"print-shop/{r['file']}" in names
+    before = (root / "output/mini/en/print-shop.zip").stat().st_mtime_ns
+    again = run_pnp(root, "print", check=True).stdout
+    assert (root / "output/mini/en/print-shop.zip").stat().st_mtime_ns == before
+    assert " 0 of " in again
+
+
+def test_local_tts_links_are_announced_and_base_url_links_are_not(make_project):
+    files = dict(MINI)
+    game = MINI["content/mini/game.yaml"].replace("DUPLEX", "long-edge")
+    files["content/mini/game.yaml"] = game.replace("[sheets]", "[sheets, tts]")
+    root = make_project(files)
+    result = run_pnp(root, "print", check=True)
+    assert "warning:" in result.stderr and "file://" in result.stderr
+    assert "base_url" in result.stderr
+    manifest = json.loads((root / "output/mini/build-manifest.json").read_text())
+    tts = [f for f in manifest["files"] if f.get("format") == "tts"]
+    assert tts and all(f["links"] == "file" for f in tts)
+    hosted = game.replace("[sheets]", "[sheets, {format: tts, base_url: 'https://example.org/k'}]")
+    (root / "content/mini/game.yaml").write_text(hosted)
+    result = run_pnp(root, "print", check=True)
+    assert "file://" not in result.stderr, result.stderr
+    data = json.loads((root / "output/mini/en/tts/cards.json").read_text())
+    urls = re.findall(r'"(?:FaceURL|BackURL|ImageURL)": "([^"]+)"', json.dumps(data))
+    assert urls and all(u.startswith("https://example.org/k/en/tts/") for u in urls), urls

@@ -461,6 +461,27 @@ def item_names(content: GameContent, renderer: FaceRenderer, lang: str):
     return item_name
 
 
+def facts(content: GameContent, lang: str) -> list:
+    """What the guide reads from content besides the manifest, for its build key: the title,
+    each component's name, fold lines and outline, each item's name (its data may point at
+    named game data). A change elsewhere (a card's rules text) leaves the guide as it is."""
+    renderer = FaceRenderer(content, lang)
+    item_name = item_names(content, renderer, lang)
+    return [
+        templating.pick(content.game.title, lang),
+        [
+            [
+                c.id,
+                templating.pick(c.model.name, lang),
+                fold_lines(c, renderer),
+                c.outline.name,
+                [item_name(c.id, i.id) for i in c.items],
+            ]
+            for c in content.components
+        ],
+    ]
+
+
 def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out: Path) -> dict:
     """Write the guide of one language and paper to `out`; returns its manifest file entry."""
     t = texts(content.project.templates, lang)

@@ -421,6 +421,8 @@ def cmd_print(project, args) -> int:
             if content.id in digests and not content.game.drafts:
                 files, total = result["files"][content.id], result["totals"][content.id]
                 kit_stamp.write(project, content.id, digests[content.id], files, total)
+    for notice in result.get("notices", []):
+        print(f"pnp print: {notice}", file=sys.stderr)
     _say_built(project, result["built"], result["total"], started)
     return EXIT_OK
 
