@@ -406,3 +406,33 @@ def test_local_tts_links_are_announced_and_base_url_links_are_not(make_project):
     data = json.loads((root / "output/mini/en/tts/cards.json").read_text())
     urls = re.findall(r'"(?:FaceURL|BackURL|ImageURL)": "([^"]+)"', json.dumps(data))
     assert urls and all(u.startswith("https://example.org/k/en/tts/") for u in urls), urls
+
+
+def test_no_blank_back_page_after_the_last_sheet(make_project):
+    """A shared sheet whose pieces have no backs, last in its file, gets no back page (it
+    would carry nothing but its label); the file's page count says so."""
+    files = dict(MINI)
+    files["content/mini/game.yaml"] = MINI["content/mini/game.yaml"].replace("DUPLEX", "long-edge")
+    files["content/mini/components/discs.yaml"] = (
+        MINI["content/mini/components/discs.yaml"]
+        .replace("back: mini/back\n", "sheet: shared\n")
+        .replace("count: 6", "count: 150")
+    )
+    files["content/mini/components/cards.yaml"] = (
+        MINI["content/mini/components/cards.yaml"]
+        .replace("layout: mini/card\n", "layout: mini/card\nsheet: shared\n")
+        .replace("count: 5", "count: 12")
+    )
+    root = make_project(files)
+    run_pnp(root, "print", "--export", "sheets", check=True)
+    manifest = json.loads((root / "output/mini/build-manifest.json").read_text())
+    (entry,) = [f for f in manifest["files"] if f["path"].endswith("en/shared-a4.pdf")]
+    pages = sorted(
+        (s for s in manifest["sheets"] if s["file"] == entry["path"]), key=lambda s: s["page"]
+    )
+    assert len(pdfium.PdfDocument(str(root / entry["path"]))) == entry["pages"] == len(pages)
+    for page in pages:
+        if page["side"] == "back":
+            assert page["slots"], page["page"]  # every back page holds backs
+    last = pages[-1]
+    assert last["side"] == "front" and all(s["component"] == "discs" for s in last["slots"])

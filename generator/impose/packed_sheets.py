@@ -147,8 +147,9 @@ def write_packed(
         canvas.showPage()
         extra = {"targets": registration.manifest(targets)} if targets else {}
         pages.append(entries.page_entry(rel_path, page_no, "front", slots, **extra))
-        if not has_backs:
-            continue
+        backed = any(p.piece.item.back for p in placed)
+        if not has_backs or (n == len(sheets) and not backed):
+            continue  # the last sheet's back would be blank: no page, nothing to print
         page_no += 1
         back_sheet = _back_sheet(W, H, duplex, offset)
         canvas.setTrimBox(faces.box(used.mapped(back_sheet)))

@@ -115,8 +115,9 @@ def write_sheets(
         canvas.showPage()
         extra = {"targets": registration.manifest(targets)} if targets else {}
         pages.append(entries.page_entry(rel_path, page_no, "front", placed, **extra))
-        if not has_backs:
-            continue
+        last_blank = sheet == sheets_total - 1 and not any(cp.item.back for cp in batch)
+        if not has_backs or last_blank:
+            continue  # the last sheet's back would be blank: no page, nothing to print
         # Back: the mirror image of the front sheet, for a duplex printer.
         page_no += 1
         back_sheet = grid.back_sheet_transform(settings.duplex, offset)
