@@ -436,3 +436,42 @@ def test_no_blank_back_page_after_the_last_sheet(make_project):
             assert page["slots"], page["page"]  # every back page holds backs
     last = pages[-1]
     assert last["side"] == "front" and all(s["component"] == "discs" for s in last["slots"])
+
+
+# ---------------------------------------------------------------- rulebook running heads
+
+
+def test_running_heads_name_the_section_at_the_top_of_the_page(tmp_path):
+    """A page that opens in section 2 and starts section 3 halfway down is headed with
+    section 2 (the section on the page where the reader starts it), not 3."""
+    import shutil
+
+    from conftest import ROOT
+
+    root = tmp_path / "proj"
+    shutil.copytree(ROOT / "templates", root / "templates")
+    (root / "content").mkdir()
+    run_pnp(root, "new", "g", "--langs", "en", check=True)
+    filler = " ".join(["Every player draws a card and moves a coin."] * 40)
+    sections = [
+        f"## {n} Section {name}\n\n" + "\n\n".join([filler] * (n + 2))
+        for n, name in ((1, "Alpha"), (2, "Bravo"), (3, "Charlie"), (4, "Delta"))
+    ]
+    (root / "content/g/rules/en.md").write_text("# G\n\n" + "\n\n".join(sections) + "\n")
+    run_pnp(root, "print", "g", "--paper", "a4", "--export", "sheets", check=True)
+    pdf = pdfium.PdfDocument(str(root / "output/g/en/rulebook.pdf"))
+    current, checked = None, 0
+    for i in range(len(pdf)):
+        text = pdf[i].get_textpage().get_text_range()
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        heads = [line for line in lines if re.fullmatch(r"\d Section \w+", line)]
+        running = next((line for line in lines if re.fullmatch(r".+ · .+", line)), None)
+        body = [line for line in lines if line != running and not line.isdigit()]
+        if running and current:
+            expected = heads[0] if heads and body[0] == heads[0] else current
+            assert running.endswith(expected), (i + 1, running, expected)
+            checked += 1
+        if heads:
+            current = heads[-1]
+    pdf.close()
+    assert checked >= 4

@@ -35,6 +35,7 @@ from generator.render.engine import FaceRenderer, colour
 from generator.units import MM
 
 SCALE_BAR_MM = 50.0
+LAST_PAGE_MIN = 0.3  # a last page filled less than this is worth a tighter setting
 INK = "#1d1d1b"
 ACCENT = "#1f3a5f"
 
@@ -196,17 +197,19 @@ class ScaleBar(Flowable):
         c.drawString(length + 3 * MM, 5.3 * MM, self.label)
 
 
-def _styles(renderer: FaceRenderer) -> dict[str, ParagraphStyle]:
+def _styles(renderer: FaceRenderer, compact: bool = False) -> dict[str, ParagraphStyle]:
+    """The guide's styles; `compact` sets it tighter (still 8 pt at the least) to save a sheet."""
     regular = renderer.fonts.face("gothic", "regular").name
     bold = renderer.fonts.face("gothic", "bold").name
+    size, lead, small = (9.0, 11.2, 8.0) if compact else (9.5, 12.5, 8.5)
     base = ParagraphStyle(
-        "base", fontName=regular, bulletFontName=regular, fontSize=9.5, leading=12.5
+        "base", fontName=regular, bulletFontName=regular, fontSize=size, leading=lead
     )
     return {
         "regular": regular,
         "bold": bold,
         "body": base,
-        "small": ParagraphStyle("small", parent=base, fontSize=8.5, leading=10.5),
+        "small": ParagraphStyle("small", parent=base, fontSize=small, leading=small + 2),
         "title": ParagraphStyle(
             "title", parent=base, fontName=bold, fontSize=17, leading=22, textColor=ACCENT
         ),
@@ -216,13 +219,15 @@ def _styles(renderer: FaceRenderer) -> dict[str, ParagraphStyle]:
             fontName=bold,
             fontSize=12,
             leading=16,
-            spaceBefore=7,
-            spaceAfter=3,
+            spaceBefore=4 if compact else 7,
+            spaceAfter=2 if compact else 3,
             textColor=ACCENT,
             keepWithNext=1,
         ),
-        "cell": ParagraphStyle("cell", parent=base, fontSize=8.5, leading=11),
-        "head": ParagraphStyle("head", parent=base, fontName=bold, fontSize=8.5, leading=11),
+        "cell": ParagraphStyle("cell", parent=base, fontSize=small, leading=small + 2.5),
+        "head": ParagraphStyle(
+            "head", parent=base, fontName=bold, fontSize=small, leading=small + 2.5
+        ),
     }
 
 
@@ -497,145 +502,151 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
     item_name = item_names(content, renderer, lang)
     files = component_files(manifest, lang, paper)
     language = languages.get(lang).name
-    story: list[Flowable] = [
-        _p(t["title"].format(game=game), st["title"]),
-        _p(t["paper_line"].format(paper=paper.upper(), language=language), st["body"]),
-        _p(t["scale_title"], st["h2"]),
-        _p(t["scale_text"], st["body"]),
-        Spacer(1, 2 * MM),
-        ScaleBar(t["scale_label"], st["regular"]),
-    ]
-    # Which files to print
-    story.append(_p(t["files_title"], st["h2"]))
-    duplex_word = {
-        "long-edge": t["duplex_yes"],
-        "short-edge": t["duplex_short"],
-    }
-    kinds = {
-        (f.path, comp): piece_kind(specs.get(comp), renderer, f)
-        for f in files
-        for comp in f.components
-    }
-    rows = [[_p(t[k], st["head"]) for k in ("file", "pages", "sheets", "duplex", "weight")]]
-    for f in files:
-        duplex = content.game.print.duplex if f.duplex else None
-        held = ", ".join(name(c) for c in f.components)
-        first = kinds.get((f.path, f.components[0]), "cut") if f.components else "cut"
-        rows.append(
-            [
-                _p(f"{Path(f.path).name} ({held})", st["cell"]),
-                _p(str(f.pages), st["cell"]),
-                _p(str(f.sheets), st["cell"]),
-                _p(duplex_word.get(duplex or "", t["duplex_no"]), st["cell"]),
-                _p(t["weights"].get(first, t["weights"]["cut"]), st["cell"]),
-            ]
-        )
-    table = Table(rows, colWidths=[62 * MM, 14 * MM, 14 * MM, 36 * MM, 44 * MM], repeatRows=1)
-    table.setStyle(
-        TableStyle(
-            [
-                ("FONTNAME", (0, 0), (-1, -1), st["regular"]),  # else Helvetica, unembedded
-                ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                ("LINEBELOW", (0, 0), (-1, 0), 0.8, colour(ACCENT)),
-                ("LINEBELOW", (0, 1), (-1, -1), 0.3, colour("#c3c9d1")),
-                ("TOPPADDING", (0, 0), (-1, -1), 2),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-            ]
-        )
-    )
-    story.append(table)
-    rulebooks = rulebook_files(manifest, lang, paper)
-    if rulebooks:
-        story.append(_p(t["rulebooks_title"], st["h2"]))
-        for r in rulebooks:
-            line = t["rulebook_line"].format(file=Path(r["path"]).name, pages=r["pages"])
-            story.append(_p(line, st["body"]))
-    versions = other_versions(manifest, lang, paper)
-    described = [
-        f"{folder}/ ({t['exports'][fmt]})" for fmt, folder in versions if fmt in t["exports"]
-    ]
-    if described:
-        story.append(Spacer(1, 1.5 * MM))
-        story.append(_p(f"{t['exports_title']} " + "; ".join(described) + ".", st["small"]))
-    duplex_files = [f for f in files if f.duplex]
-    if duplex_files:  # the duplex test, with the targets every duplex sheet carries
-        story.append(_p(t["offset_title"], st["h2"]))
-        gutterfold = [folder for fmt, folder in versions if fmt == "gutterfold"]
-        check = t["offset_check"].format(file=Path(duplex_files[0].path).name)
-        if gutterfold:
-            check += " " + t["offset_gutterfold"].format(folder=gutterfold[0])
-        words = [_p(check, st["body"]), _p(t["offset_text"].format(paper=paper), st["small"])]
-        story.append(_pictured(StepPicture("targets"), words))
-    # Cut, fold and glue: one step per component, in the order of the files
-    story.append(_p(t["steps_title"], st["h2"]))
-    n = 0
-    for f in files:
-        if len(f.components) > 1:
-            story.append(_p(t["shared"].format(file=Path(f.path).name), st["body"]))
-        for comp in f.components:
-            n += 1
-            kind = kinds[(f.path, comp)]
-            spec = specs.get(comp)
-            folds = fold_lines(spec, renderer) if kind == "fold" and spec else 0
-            step_words = t["steps"]
-            if kind == "fold":
-                text = step_words["fold_3" if folds >= 3 else "fold"]
-            else:
-                text = step_words.get(kind, step_words["cut"])
-            head = t["step_head"].format(
-                n=n,
-                name=name(comp),
-                count=f.copies.get(comp, 0),
-                file=Path(f.path).name,
-                sheets=_ranges(f.on_sheets.get(comp, [])),
+
+    def make_story(st: dict) -> list[Flowable]:
+        story: list[Flowable] = [
+            _p(t["title"].format(game=game), st["title"]),
+            _p(t["paper_line"].format(paper=paper.upper(), language=language), st["body"]),
+            _p(t["scale_title"], st["h2"]),
+            _p(t["scale_text"], st["body"]),
+            Spacer(1, 2 * MM),
+            ScaleBar(t["scale_label"], st["regular"]),
+        ]
+        # Which files to print
+        story.append(_p(t["files_title"], st["h2"]))
+        duplex_word = {
+            "long-edge": t["duplex_yes"],
+            "short-edge": t["duplex_short"],
+        }
+        kinds = {
+            (f.path, comp): piece_kind(specs.get(comp), renderer, f)
+            for f in files
+            for comp in f.components
+        }
+        rows = [[_p(t[k], st["head"]) for k in ("file", "pages", "sheets", "duplex", "weight")]]
+        for f in files:
+            duplex = content.game.print.duplex if f.duplex else None
+            held = ", ".join(name(c) for c in f.components)
+            first = kinds.get((f.path, f.components[0]), "cut") if f.components else "cut"
+            rows.append(
+                [
+                    _p(f"{Path(f.path).name} ({held})", st["cell"]),
+                    _p(str(f.pages), st["cell"]),
+                    _p(str(f.sheets), st["cell"]),
+                    _p(duplex_word.get(duplex or "", t["duplex_no"]), st["cell"]),
+                    _p(t["weights"].get(first, t["weights"]["cut"]), st["cell"]),
+                ]
             )
-            if kind == "join":
-                tiles = f.tiles or {}
-                text = text.format(
-                    tiles=tiles.get("rows", 1) * tiles.get("cols", 1),
-                    overlap=f"{tiles.get('overlap_mm', 0):g}",
+        table = Table(rows, colWidths=[60 * MM, 16 * MM, 14 * MM, 36 * MM, 44 * MM], repeatRows=1)
+        table.setStyle(
+            TableStyle(
+                [
+                    ("FONTNAME", (0, 0), (-1, -1), st["regular"]),  # else Helvetica, unembedded
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LINEBELOW", (0, 0), (-1, 0), 0.8, colour(ACCENT)),
+                    ("LINEBELOW", (0, 1), (-1, -1), 0.3, colour("#c3c9d1")),
+                    ("TOPPADDING", (0, 0), (-1, -1), 2),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+                ]
+            )
+        )
+        story.append(table)
+        rulebooks = rulebook_files(manifest, lang, paper)
+        if rulebooks:
+            story.append(_p(t["rulebooks_title"], st["h2"]))
+            for r in rulebooks:
+                line = t["rulebook_line"].format(file=Path(r["path"]).name, pages=r["pages"])
+                story.append(_p(line, st["body"]))
+        versions = other_versions(manifest, lang, paper)
+        described = [
+            f"{folder}/ ({t['exports'][fmt]})" for fmt, folder in versions if fmt in t["exports"]
+        ]
+        if described:
+            story.append(Spacer(1, 1.5 * MM))
+            story.append(_p(f"{t['exports_title']} " + "; ".join(described) + ".", st["small"]))
+        duplex_files = [f for f in files if f.duplex]
+        if duplex_files:  # the duplex test, with the targets every duplex sheet carries
+            story.append(_p(t["offset_title"], st["h2"]))
+            gutterfold = [folder for fmt, folder in versions if fmt == "gutterfold"]
+            check = t["offset_check"].format(file=Path(duplex_files[0].path).name)
+            if gutterfold:
+                check += " " + t["offset_gutterfold"].format(folder=gutterfold[0])
+            words = [_p(check, st["body"]), _p(t["offset_text"].format(paper=paper), st["small"])]
+            story.append(_pictured(StepPicture("targets"), words))
+        # Cut, fold and glue: one step per component, in the order of the files
+        story.append(_p(t["steps_title"], st["h2"]))
+        n = 0
+        for f in files:
+            if len(f.components) > 1:
+                story.append(_p(t["shared"].format(file=Path(f.path).name), st["body"]))
+            for comp in f.components:
+                n += 1
+                kind = kinds[(f.path, comp)]
+                spec = specs.get(comp)
+                folds = fold_lines(spec, renderer) if kind == "fold" and spec else 0
+                step_words = t["steps"]
+                if kind == "fold":
+                    text = step_words["fold_3" if folds >= 3 else "fold"]
+                else:
+                    text = step_words.get(kind, step_words["cut"])
+                head = t["step_head"].format(
+                    n=n,
+                    name=name(comp),
+                    count=f.copies.get(comp, 0),
+                    file=Path(f.path).name,
+                    sheets=_ranges(f.on_sheets.get(comp, [])),
                 )
-            words = [_p(head, st["head"]), _p(text, st["body"])]
-            if comp in f.backs and f.duplex:
-                words.append(_p(t["steps"]["two_sided"], st["small"]))
-            story.append(KeepTogether(_pictured(StepPicture(kind, folds), words)))
-    # Sheet inventory
-    story.append(_p(t["inventory_title"], st["h2"]))
-    for f in files:
-        block: list[Flowable] = [_p(f"{Path(f.path).name}", st["head"])]
-        for n, sheet in enumerate(f.inventory, 1):
+                if kind == "join":
+                    tiles = f.tiles or {}
+                    text = text.format(
+                        tiles=tiles.get("rows", 1) * tiles.get("cols", 1),
+                        overlap=f"{tiles.get('overlap_mm', 0):g}",
+                    )
+                words = [_p(head, st["head"]), _p(text, st["body"])]
+                if comp in f.backs and f.duplex:
+                    words.append(_p(t["steps"]["two_sided"], st["small"]))
+                story.append(KeepTogether(_pictured(StepPicture(kind, folds), words)))
+        # Sheet inventory
+        inventory_title: list[Flowable] = [_p(t["inventory_title"], st["h2"])]
+        for f in files:
+            # the section's title stays with its first file (never alone at a page's foot)
+            block: list[Flowable] = [*inventory_title, _p(f"{Path(f.path).name}", st["head"])]
+            inventory_title = []
+            for n, sheet in enumerate(f.inventory, 1):
+                if f.tiles:
+                    tile_list = ", ".join(f.tile_names[n - 1])
+                    comps = ", ".join(dict.fromkeys(name(c) for c, _ in sheet))
+                    line = t["tile_line"].format(name=comps, tile=tile_list)
+                    block.append(_p(f"{t['sheet'].format(n=n)}: {line}", st["small"]))
+                    continue
+                per_component: dict[str, Counter] = {}
+                for (comp_id, item_id), copies in sheet.items():
+                    per_component.setdefault(comp_id, Counter())[item_id] += copies
+                parts = []
+                for comp_id, items in per_component.items():
+                    named: Counter[str] = Counter()
+                    for i, c in items.items():
+                        label = item_name(comp_id, i)
+                        if label is not None:
+                            named[label] += c
+                    listed = ", ".join(f"{label} × {c}" for label, c in named.items())
+                    unnamed = sum(items.values()) - sum(named.values())
+                    if unnamed and named:
+                        listed += ", " + t["others"].format(count=unnamed)
+                    head = f"{name(comp_id)} ({sum(items.values())})"
+                    parts.append(f"{head}: {listed}" if listed else head)
+                block.append(_p(f"{t['sheet'].format(n=n)}: " + "; ".join(parts), st["small"]))
             if f.tiles:
-                tile_list = ", ".join(f.tile_names[n - 1])
-                comps = ", ".join(dict.fromkeys(name(c) for c, _ in sheet))
-                line = t["tile_line"].format(name=comps, tile=tile_list)
-                block.append(_p(f"{t['sheet'].format(n=n)}: {line}", st["small"]))
-                continue
-            per_component: dict[str, Counter] = {}
-            for (comp_id, item_id), copies in sheet.items():
-                per_component.setdefault(comp_id, Counter())[item_id] += copies
-            parts = []
-            for comp_id, items in per_component.items():
-                named: Counter[str] = Counter()
-                for i, c in items.items():
-                    label = item_name(comp_id, i)
-                    if label is not None:
-                        named[label] += c
-                listed = ", ".join(f"{label} × {c}" for label, c in named.items())
-                unnamed = sum(items.values()) - sum(named.values())
-                if unnamed and named:
-                    listed += ", " + t["others"].format(count=unnamed)
-                head = f"{name(comp_id)} ({sum(items.values())})"
-                parts.append(f"{head}: {listed}" if listed else head)
-            block.append(_p(f"{t['sheet'].format(n=n)}: " + "; ".join(parts), st["small"]))
-        if f.tiles:
-            total = t["total_tiled"].format(
-                count=sum(f.copies.values()), tiles=sum(len(x) for x in f.tile_names)
-            )
-        else:
-            total = t["total"].format(count=sum(f.copies.values()))
-        block.append(_p(total, st["small"]))
-        block.append(Spacer(1, 2 * MM))
-        story.append(KeepTogether(block))
+                total = t["total_tiled"].format(
+                    count=sum(f.copies.values()), tiles=sum(len(x) for x in f.tile_names)
+                )
+            else:
+                total = t["total"].format(count=sum(f.copies.values()))
+            block.append(_p(total, st["small"]))
+            block.append(Spacer(1, 2 * MM))
+            story.append(KeepTogether(block))
+        return story
+
     size = paper_size(content.project, paper)
     regular = st["regular"]
 
@@ -644,25 +655,39 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
         kwargs.update(invariant=1, initialFontName=regular, initialFontSize=10)
         return Canvas(*args, **kwargs)
 
-    doc = SimpleDocTemplate(
-        str(out),
-        pagesize=size,
-        leftMargin=18 * MM,
-        rightMargin=18 * MM,
-        # 14 mm, not 18: the sheet inventory of a mid-size game then fits the first page
-        # instead of spilling a few lines onto a second sheet of paper.
-        topMargin=14 * MM,
-        bottomMargin=14 * MM,
-        title=t["title"].format(game=game),
-        author="pnp",
-        creator="pnp",
-    )
-    doc.build(story, canvasmaker=canvas_maker)
+    def build(styles: dict, margin: float) -> tuple[int, float]:
+        """Write the guide; return its pages and how full its last page is (0 to 1)."""
+        doc = SimpleDocTemplate(
+            str(out),
+            pagesize=size,
+            leftMargin=18 * MM,
+            rightMargin=18 * MM,
+            topMargin=margin,
+            bottomMargin=margin,
+            title=t["title"].format(game=game),
+            author="pnp",
+            creator="pnp",
+        )
+        doc.build(make_story(styles), canvasmaker=canvas_maker)
+        frame = doc.pageTemplates[0].frames[0]
+        used = (frame._y1 + frame._height - frame._y) / frame._height
+        return doc.page, used
+
+    pages, used = build(st, 14 * MM)
+    if pages > 1 and used < LAST_PAGE_MIN:
+        # A few lines spilt onto one more sheet of paper: set the guide tighter; keep that only
+        # when it saves the sheet.
+        tight, _ = build(_styles(renderer, compact=True), 10 * MM)
+        if tight < pages:
+            pages = tight
+        else:
+            pages, _ = build(st, 14 * MM)
     return {
         "path": None,  # filled in by the build
         "kind": "guide",
         "lang": lang,
         "paper": paper,
-        "pages": doc.page,
-        "lists": [f.path for f in files] + [r["path"] for r in rulebooks],
+        "pages": pages,
+        "lists": [f.path for f in files]
+        + [r["path"] for r in rulebook_files(manifest, lang, paper)],
     }
