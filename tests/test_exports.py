@@ -296,9 +296,7 @@ def test_print_shop_quantities_add_up_to_every_manifest_count(built, game):
             rel = f"output/{game}/{lang}/print-shop/{r['file']}"  # beside order.csv
             pdf = built.path(rel)
             assert int(r["page"]) <= len(reader(pdf).pages)
-            page = next(
-                s for s in m["sheets"] if s["file"] == rel and s["page"] == int(r["page"])
-            )
+            page = next(s for s in m["sheets"] if s["file"] == rel and s["page"] == int(r["page"]))
             assert page["side"] == r["side"] and page["slots"][0]["item"] == r["item"]
             assert page["quantity"] == int(r["quantity"])
             if r["side"] == "front":

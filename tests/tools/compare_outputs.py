@@ -58,9 +58,9 @@ def compare(before: Path, after: Path, dpi: int) -> dict[str, list[str]]:
         a, b = before / name, after / name
         if a.read_bytes() == b.read_bytes():
             result["bytes"].append(name)
-        elif name.endswith(".pdf") and _pdf_pages(a, dpi) == _pdf_pages(b, dpi):
-            result["pixels"].append(name)
-        elif name.endswith(".png") and _png_pixels(a) == _png_pixels(b):
+        elif (name.endswith(".pdf") and _pdf_pages(a, dpi) == _pdf_pages(b, dpi)) or (
+            name.endswith(".png") and _png_pixels(a) == _png_pixels(b)
+        ):
             result["pixels"].append(name)
         else:
             result["different"].append(name)
