@@ -23,7 +23,8 @@ def test_manifest_lists_every_file_with_the_contract_keys(built):
     kinds = Counter(f["kind"] for f in m["files"])
     assert kinds["components"] == 2 * 4 * 2  # 2 decks x 4 languages (es, en, ko, fr) x 2 papers
     formats = Counter(f.get("format") for f in m["files"] if f["kind"] == "export")
-    assert formats["print-shop"] == 2 * 4 + 4  # a PDF per deck and an order sheet, per language
+    # a PDF per deck, an order sheet and the folder's zip, per language
+    assert formats["print-shop"] == 2 * 4 + 4 + 4
     for f in m["files"]:
         assert set(f) >= {"path", "kind", "lang"}
         pdf = built.path(f["path"])

@@ -177,6 +177,10 @@ def test_every_guide_statement_about_files_sheets_and_counts_comes_from_the_mani
         guide = next(f for f in manifest["files"] if f["kind"] == "guide" and f["lang"] == lang)
         text = _text(root / guide["path"])
         assert "split over several sheets" not in text
+        from pdfutil import font_is_embedded, fonts
+
+        unembedded = [f.get("/BaseFont") for f in fonts(root / guide["path"])]
+        assert all(font_is_embedded(f) for f in fonts(root / guide["path"])), unembedded
         files = [
             f
             for f in manifest["files"]

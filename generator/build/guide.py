@@ -399,11 +399,12 @@ class StepPicture(Flowable):
         c.line(18 * MM, 2.6 * MM, 20.5 * MM, 0.4 * MM)
 
 
-def _pictured(picture: Flowable, paragraphs: list[Flowable]) -> Table:
+def _pictured(picture: Flowable, paragraphs: list[Flowable], font: str) -> Table:
     table = Table([[picture, paragraphs]], colWidths=[30 * MM, None])
     table.setStyle(
         TableStyle(
             [
+                ("FONTNAME", (0, 0), (-1, -1), font),  # else Helvetica, unembedded
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LEFTPADDING", (0, 0), (-1, -1), 0),
                 ("TOPPADDING", (0, 0), (-1, -1), 1),
@@ -572,7 +573,7 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
             if gutterfold:
                 check += " " + t["offset_gutterfold"].format(folder=gutterfold[0])
             words = [_p(check, st["body"]), _p(t["offset_text"].format(paper=paper), st["small"])]
-            story.append(_pictured(StepPicture("targets"), words))
+            story.append(_pictured(StepPicture("targets"), words, st["regular"]))
         # Cut, fold and glue: one step per component, in the order of the files
         story.append(_p(t["steps_title"], st["h2"]))
         n = 0
@@ -605,7 +606,9 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
                 words = [_p(head, st["head"]), _p(text, st["body"])]
                 if comp in f.backs and f.duplex:
                     words.append(_p(t["steps"]["two_sided"], st["small"]))
-                story.append(KeepTogether(_pictured(StepPicture(kind, folds), words)))
+                story.append(
+                    KeepTogether(_pictured(StepPicture(kind, folds), words, st["regular"]))
+                )
         # Sheet inventory
         inventory_title: list[Flowable] = [_p(t["inventory_title"], st["h2"])]
         for f in files:
