@@ -12,6 +12,7 @@ import gc
 import json
 import math
 import os
+import re
 import sys
 import threading
 import time
@@ -579,6 +580,8 @@ def cmd_print(project, args) -> int:
             if content.id in digests and not content.game.drafts:
                 files, total = result["files"][content.id], result["totals"][content.id]
                 kit_stamp.write(project, content.id, digests[content.id], files, total)
+    for notice in result.get("notices", []):
+        print(f"pnp print: {notice}", file=sys.stderr)
     _say_built(project, result["built"], result["total"], started)
     return EXIT_OK
 
@@ -700,8 +703,21 @@ def leave(code: int) -> NoReturn:
     os._exit(code)
 
 
+def _glued_offsets(argv: list[str]) -> list[str]:
+    """`--back-offset -1.5,2` as `--back-offset=-1.5,2`: argparse takes a value starting with
+    "-" for an option, and the number read on the calibration sheet is often negative."""
+    out: list[str] = []
+    for arg in argv:
+        if out and out[-1] == "--back-offset" and re.fullmatch(r"-[0-9.]+,.*", arg):
+            out[-1] = f"--back-offset={arg}"
+        else:
+            out.append(arg)
+    return out
+
+
 def main(argv=None) -> int:
     _stacks_on_request()
+    argv = _glued_offsets(list(sys.argv[1:] if argv is None else argv))
     args = _parser().parse_args(argv)
     root = args.root.resolve() if args.root else None  # findings name files relative to it
     try:

@@ -9,7 +9,7 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.errors import ContentError
-from generator.impose import entries, faces
+from generator.impose import entries, faces, registration
 from generator.impose import grid as impose
 from generator.load import languages, templating
 from generator.load.content import ComponentSpec, GameContent, ItemSpec
@@ -108,11 +108,16 @@ def write_sheets(
             f"{title} · {name} · {tag} · {sheet + 1}/{sheets_total} · {_side_word('front', lang)}"
         )
         strip = _label_strip(grid.margin, W, used_bleed)
-        draw_label(canvas, renderer, label_text, marks, strip)
+        # the duplex test: targets the back repeats where the printer's flip brings them
+        targets = registration.targets_in(strip, marks) if has_backs else []
+        registration.draw(canvas, targets)
+        draw_label(canvas, renderer, label_text, marks + registration.as_marks(targets), strip)
         canvas.showPage()
-        pages.append(entries.page_entry(rel_path, page_no, "front", placed))
-        if not has_backs:
-            continue
+        extra = {"targets": registration.manifest(targets)} if targets else {}
+        pages.append(entries.page_entry(rel_path, page_no, "front", placed, **extra))
+        last_blank = sheet == sheets_total - 1 and not any(cp.item.back for cp in batch)
+        if not has_backs or last_blank:
+            continue  # the last sheet's back would be blank: no page, nothing to print
         # Back: the mirror image of the front sheet, for a duplex printer.
         page_no += 1
         back_sheet = grid.back_sheet_transform(settings.duplex, offset)
@@ -142,16 +147,21 @@ def write_sheets(
                     rotated=grid.rotated,
                 )
             )
+        # the front's crop marks and targets, mirrored: against a light they lie over the front's
         back_marks = [_mapped_segment(back_sheet, seg) for seg in marks]
+        draw_segments(canvas, back_marks, "#000000", MARK_WIDTH)
+        back_targets = registration.mapped(back_sheet, targets)
+        registration.draw(canvas, back_targets)
         draw_label(
             canvas,
             renderer,
             f"{title} · {name} · {tag} · {sheet + 1}/{sheets_total} · {_side_word('back', lang)}",
-            back_marks,
+            back_marks + registration.as_marks(back_targets),
             _label_strip(grid.margin, W, used_bleed.mapped(back_sheet)),
         )
         canvas.showPage()
-        pages.append(entries.page_entry(rel_path, page_no, "back", placed))
+        extra = {"targets": registration.manifest(back_targets)} if back_targets else {}
+        pages.append(entries.page_entry(rel_path, page_no, "back", placed, **extra))
     canvas.save()
     return {
         "file": entries.file_entry(
