@@ -61,3 +61,21 @@ def _parse(value, allow_percent: bool) -> Length:
 
 def mm(points: float) -> float:
     return points / MM
+
+
+# The one affine product of the engine (faces, repeat cells, imposition, duplex backs).
+Affine = tuple[float, float, float, float, float, float]  # PDF-style: a b c d e f
+
+
+def compose(m: Affine, n: Affine) -> Affine:
+    """m after n."""
+    a, b, c, d, e, f = m
+    a2, b2, c2, d2, e2, f2 = n
+    return (
+        a * a2 + c * b2,
+        b * a2 + d * b2,
+        a * c2 + c * d2,
+        b * c2 + d * d2,
+        a * e2 + c * f2 + e,
+        b * e2 + d * f2 + f,
+    )

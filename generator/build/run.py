@@ -24,9 +24,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import fsio, session
+from generator.cache.store import code_digest
 from generator.errors import ContentError
 from generator.limits import LIMITS
-from generator.load.project import Project, code_digest, hash_into, used_files
+from generator.load.content import print_settings
+from generator.load.project import Project, hash_into, used_files
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -113,11 +115,7 @@ def write_error(exc: OSError, path: Path) -> ContentError:
 
 
 def settings_for(content, comp, options: Options):
-    # A component's print: overrides only the keys it sets; the rest come from the game.
-    settings = content.game.print.model_copy(deep=True)
-    if comp is not None and comp.model.print is not None:
-        for key in comp.model.print.model_fields_set:
-            setattr(settings, key, getattr(comp.model.print, key))
+    settings = print_settings(content, comp)
     from generator.load.model import Offset
     from generator.units import parse_length
 

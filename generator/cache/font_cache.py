@@ -27,6 +27,7 @@ from reportlab.pdfbase import ttfonts
 from reportlab.pdfbase.ttfonts import TTEncoding, TTFont, TTFontFace
 
 from generator import fsio
+from generator.cache import store
 
 FORMAT = 1  # bump when what is kept changes
 # Not picklable, or not worth keeping: the file's bytes (handed back by the caller), the
@@ -35,9 +36,7 @@ _FACE_SKIP = frozenset({"_ttf_data", "_pdfScale"})
 
 
 def _entry(digest: str) -> Path | None:
-    from generator.load.model_cache import beside
-
-    where = beside("fonts")
+    where = store.folder("fonts")
     if where is None:
         return None
     return where / f"{digest[:40]}-rl{REPORTLAB_VERSION}-v{FORMAT}.pickle"

@@ -32,14 +32,14 @@ from jinja2.bccache import Bucket, FileSystemBytecodeCache
 from jinja2.environment import TemplateExpression
 from jinja2.parser import Parser
 
+from generator.cache import store as user_cache
+from generator.cache.store import code_digest
+
 KEEP = 4000  # compiled templates kept; past this the oldest half goes (designers edit texts)
 
 
 def folder() -> Path | None:
-    from generator.load import model_cache
-
-    models = model_cache.folder()
-    return None if models is None else models.parent / "templates"
+    return user_cache.folder("templates")
 
 
 @lru_cache(maxsize=1)
@@ -49,7 +49,6 @@ def _stamp() -> str:
     import jinja2
 
     from generator.limits import _FILE as limits_file
-    from generator.load.project import code_digest
 
     h = hashlib.sha256(f"{code_digest()}\0{jinja2.__version__}\0{sys.version}\0".encode())
     h.update(limits_file.read_bytes())

@@ -3,7 +3,8 @@
 The build asks each selected exporter which files it will write for a game and language
 (`plan`), schedules those jobs, and has the exporter write them (`write`). To add a format,
 write a module with a class that has `name`, `plan` and `write` (see base.py) and add it to
-FORMATS below (the content model's list of formats is made from it).
+FORMATS below and its name to the content model's EXPORT_FORMATS (load/model.py; the two
+must agree, which importing this package checks).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 from generator.exports.base import ExportContext, Exporter, Job, Outputs
+from generator.load.model import EXPORT_FORMATS
 
 if TYPE_CHECKING:
     from generator.load.content import GameContent
@@ -26,6 +28,12 @@ FORMATS: dict[str, str] = {
     "gutterfold": "generator.exports.gutterfold:Gutterfold",
     "ink-saver": "generator.exports.ink_saver:InkSaver",
 }
+
+if tuple(FORMATS) != EXPORT_FORMATS:  # a format added to one list and not the other
+    raise RuntimeError(
+        f"generator/exports FORMATS {tuple(FORMATS)} and the content model's EXPORT_FORMATS "
+        f"{EXPORT_FORMATS} must name the same formats in the same order"
+    )
 
 __all__ = ["FORMATS", "ExportContext", "Exporter", "Job", "Outputs", "exporter", "selected"]
 

@@ -38,7 +38,8 @@ from generator.i18n import tracking
 from generator.i18n.segments import Segment, jinja_spans, strip_jinja
 from generator.load import templating
 from generator.load.content import GameContent
-from generator.load.rules_source import rules_files
+from generator.load.rules_source import plain, rules_files
+from generator.load.terms import index, normalize
 from generator.load.yamlload import read_text
 
 if TYPE_CHECKING:
@@ -96,8 +97,6 @@ def _variables(text: str) -> set[str]:
 def _glossary_notes(
     glossary: Glossary | None, seg: Segment, source: str, lang: str | None
 ) -> list[str]:
-    from generator.check.terms import index, normalize
-    from generator.check.text import plain
 
     if glossary is None:
         return []

@@ -21,6 +21,7 @@ from generator.load.layouts import game_store
 from generator.load.project import Project, inside
 from generator.load.shapes import NAMED_SIDES, Outline, outline_of, regular_box
 from generator.load.sizes import face_size
+from generator.load.strings_digest import remember_strings
 from generator.load.validation import validate
 from generator.load.yamlload import YDict, load_yaml
 from generator.units import MM
@@ -250,8 +251,6 @@ def _load_game(project: Project, game_id: str) -> GameContent:
                 "a component file must be a mapping of keys", comp_file, 1, code="schema"
             )
         comp = validate(model.Component, raw, comp_file)
-        from generator.build.keys import remember_strings  # the build's keys read these strings
-
         remember_strings(comp_file, raw, tuple(game.languages))
         if any(c.id == comp.id for c in components):
             raise ContentError(
@@ -430,3 +429,14 @@ def load_game_yaml(path: Path) -> YDict:
     if not isinstance(raw, YDict):
         raise ContentError("game.yaml must be a mapping of keys", path, 1, code="schema")
     return raw
+
+
+def print_settings(content: GameContent, comp: ComponentSpec | None) -> model.PrintSettings:
+    """The game's print block with a component's own `print:` over it (only the keys the
+    component sets); the game's alone for `comp` None. Command-line options go on top
+    (build/run.py settings_for)."""
+    settings = content.game.print.model_copy(deep=True)
+    if comp is not None and comp.model.print is not None:
+        for key in comp.model.print.model_fields_set:
+            setattr(settings, key, getattr(comp.model.print, key))
+    return settings

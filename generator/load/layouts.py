@@ -17,10 +17,10 @@ from pathlib import Path
 
 from generator import session
 from generator.errors import ContentError
+from generator.load import boxes
 from generator.load.project import Project
 from generator.load.validation import validate
 from generator.load.yamlload import YDict, YList, load_yaml
-from generator.render import boxes
 
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)*$")
 MAX_DEPTH = 16

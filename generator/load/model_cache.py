@@ -15,32 +15,21 @@ from anyone) must not be able to hand pnp one. Set PNP_CACHE_DIR=off to turn it 
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import fsio
-from generator.load.project import Project, code_digest, digest_tree
+from generator.cache import store
+from generator.cache.store import code_digest
+from generator.load.project import Project, digest_tree
 
 if TYPE_CHECKING:
     from generator.load.content import GameContent
 
 
 def folder() -> Path | None:
-    chosen = os.environ.get("PNP_CACHE_DIR")
-    if chosen == "off":
-        return None
-    if chosen:
-        return Path(chosen) / "models"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "pnp" / "models"
-
-
-def beside(kind: str) -> Path | None:
-    """Another cache of pure results next to the models (`digests`...), or None when off."""
-    models = folder()
-    return None if models is None else models.parent / kind
+    return store.folder("models")
 
 
 def key(project: Project, game_id: str) -> str | None:

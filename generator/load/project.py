@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import stat
 from dataclasses import dataclass
@@ -122,18 +121,6 @@ def inside(
         )
     known[(base, relative, also)] = path
     return path
-
-
-@session.cached
-def code_digest() -> str:
-    """A digest of pnp's own code and data, every module and YAML file of the package (limits,
-    count units): what it made is remade when they change (no list of modules to keep)."""
-    h = hashlib.sha256()
-    package = Path(__file__).resolve().parents[1]
-    for path in sorted([*package.rglob("*.py"), *package.rglob("*.yaml")]):
-        h.update(str(path.relative_to(package)).encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()
 
 
 @session.cached
