@@ -15,6 +15,7 @@ from pathlib import Path
 
 from generator.errors import ContentError
 from generator.load.content import ComponentSpec, GameContent
+from generator.load.layouts import game_store
 from generator.load.project import hash_into, used_files
 from generator.load.strings_digest import strings_of
 
@@ -38,8 +39,6 @@ def _files(folder: Path) -> list[Path]:
 
 def resolved_layouts(content: GameContent, comps: list[ComponentSpec]) -> list[Path]:
     """The layout files the components' faces resolve: their chains and repeat sub-layouts."""
-    from generator.load.layouts import game_store
-
     layouts = game_store(content.project, content.dir)
     names: set[str] = set()
     for comp in comps:

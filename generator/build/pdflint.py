@@ -53,6 +53,8 @@ def bundled_font_names(fonts_dir: Path) -> frozenset[str]:
     style ("PnP-Gothic-Ultra-Bold"); both start with the family once dashes and spaces go."""
     from reportlab.pdfbase import pdfmetrics
 
+    # Deferred for start-up time: ReportLab's font machinery (about 110 modules, 90 ms); only the
+    # font lint needs it.
     from generator.render.fonts import fontbook
 
     names = set()

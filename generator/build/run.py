@@ -21,14 +21,19 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from generator import fsio, session
+from generator import exports, fsio, session
+from generator.build import pdflint
+from generator.build.keys import component_key, rulebook_key
 from generator.cache.store import code_digest
 from generator.errors import ContentError
 from generator.limits import LIMITS
-from generator.load.content import print_settings
+from generator.load.content import load_game, print_settings
+from generator.load.model import ExportSpec, Offset, fingerprint
 from generator.load.project import Project, hash_into, used_files
+from generator.load.sizes import paper_size
+from generator.units import parse_length
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -53,7 +58,7 @@ def code_hash() -> str:
 @dataclass
 class Options:
     papers: list[str] | None = None  # None: each game's own print.papers
-    duplex: str | None = None
+    duplex: Literal["long-edge", "short-edge"] | None = None  # argparse choices
     back_offset: tuple[float, float] | None = None  # mm
     one_per_page: bool | None = None
     exports: list[str] | None = None  # None: each game's own print.exports
@@ -116,9 +121,6 @@ def write_error(exc: OSError, path: Path) -> ContentError:
 
 def settings_for(content, comp, options: Options):
     settings = print_settings(content, comp)
-    from generator.load.model import Offset
-    from generator.units import parse_length
-
     if options.duplex:
         settings.duplex = options.duplex
     if options.back_offset is not None:
@@ -139,9 +141,6 @@ def settings_for(content, comp, options: Options):
 
 def _chosen_exports(settings, names: list[str]) -> list:
     """`--export NAME`: the game's own spec of that format (preset, base URL...) or a bare one."""
-    from generator import exports
-    from generator.load.model import ExportSpec
-
     own = exports.effective(settings)
     chosen = []
     for name in names:
@@ -158,15 +157,11 @@ def _chosen_exports(settings, names: list[str]) -> list:
 
 
 def _fingerprint(model) -> str:
-    from generator.load.model import fingerprint  # the model imports the exporters, which import us
-
     return fingerprint(model)
 
 
 def export_plan(content, options: Options) -> list:
     """Each export the game asks for, with the components (and settings) taking part."""
-    from generator import exports
-
     settings = {comp.id: settings_for(content, comp, options) for comp in content.components}
     return exports.selected(content, settings, settings_for(content, None, options))
 
@@ -182,9 +177,6 @@ def plan_targets(project: Project, content, options: Options) -> list[Target]:
 
 
 def _plan_targets(project: Project, content, options: Options) -> list[Target]:
-    from generator.build.keys import component_key
-    from generator.load.sizes import paper_size
-
     targets = []
     code = code_hash()
     printers = _hash_files([project.templates / "printers.yaml"])  # the png presets
@@ -200,7 +192,6 @@ def _plan_targets(project: Project, content, options: Options) -> list[Target]:
         extra = "|".join([code, held, printers])
         for lang in content.languages:
             comp_keys[(comp.id, lang)] = component_key(content, comp, lang, extra)
-    from generator import exports
 
     for spec, members in export_plan(content, options):
         exporter = exports.exporter(spec.format)
@@ -231,8 +222,6 @@ def _plan_targets(project: Project, content, options: Options) -> list[Target]:
 
 def rulebook_targets(project: Project, content, options: Options, code: str) -> list[Target]:
     """A rulebook edition reads its own languages' rules and strings, and every component."""
-    from generator.build.keys import rulebook_key
-
     langs = [lang for lang in content.languages if lang in content.rules]
     if not langs:
         return []
@@ -328,8 +317,6 @@ def run_timed(root: str, target: Target, options: Options) -> dict:
 
 def run_target(root: str, target: Target, options: Options) -> dict:
     """Build one target (in a worker process or in-process) and return its manifest part."""
-    from generator.load.content import load_game
-
     project = Project(Path(root))
     loaded = session.current().cache("build.content")  # games loaded by this command
     content = loaded.get(target.game)
@@ -344,8 +331,6 @@ def run_target(root: str, target: Target, options: Options) -> dict:
 def _run_export(project: Project, content, target: Target, options: Options) -> dict:
     """Have the target's exporter write its files; they are renamed into place together,
     only once all of them are written."""
-    from generator import exports
-
     spec = target.spec
     members = next(m for s, m in export_plan(content, options) if s == spec)
     ctx = exports.ExportContext(content, target.lang, spec, members)
@@ -377,8 +362,6 @@ def _paper(target: Target) -> str:
 
 def lint_written(project: Project, tmp: Path, path: str) -> None:
     """A PDF a strict RIP would refuse is an error, and is not committed (pdflint.py)."""
-    from generator.build import pdflint
-
     problems = pdflint.lint(tmp, pdflint.bundled_font_names(project.fonts))
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
@@ -391,6 +374,7 @@ def lint_written(project: Project, tmp: Path, path: str) -> None:
 
 
 def _run_rulebook(content, target: Target, out: Path) -> dict:
+    # Deferred for start-up time: WeasyPrint (about 150 modules, 150 ms), for rulebook targets only.
     from generator.rulebook import book as rulebook
 
     with fsio.atomic_path(out) as tmp:
@@ -771,6 +755,8 @@ def build_guides(project: Project, content, manifest: dict, state: GameState, op
     """The print-and-assembly guide of each language and paper, made from the manifest just
     built (generator/build/guide.py); rebuilt only when what it lists changes. Returns file
     entries."""
+    # Deferred for start-up time (about 80 ms): commands that plan a build without writing one (pnp
+    # check, pnp render) never draw a guide.
     from generator.build import guide
 
     entries = []

@@ -34,6 +34,7 @@ from jinja2.parser import Parser
 
 from generator.cache import store as user_cache
 from generator.cache.store import code_digest
+from generator.limits import _FILE as limits_file
 
 KEEP = 4000  # compiled templates kept; past this the oldest half goes (designers edit texts)
 
@@ -47,8 +48,6 @@ def _stamp() -> str:
     """What compiled code depends on besides the source: pnp's code (the sandbox, its filters
     and options), Jinja's version and the limits its filters enforce while folding constants."""
     import jinja2
-
-    from generator.limits import _FILE as limits_file
 
     h = hashlib.sha256(f"{code_digest()}\0{jinja2.__version__}\0{sys.version}\0".encode())
     h.update(limits_file.read_bytes())

@@ -18,7 +18,8 @@ import time
 from pathlib import Path
 from typing import NoReturn
 
-from generator.errors import ContentError
+from generator import session
+from generator.errors import ContentError, Finding, rel
 
 EXIT_OK, EXIT_FINDINGS, EXIT_CANNOT_RUN = 0, 1, 2
 EXIT_BROKEN_PIPE = 128 + 13  # what a shell reports for a command a closed pipe stopped (SIGPIPE)
@@ -147,6 +148,8 @@ def _designer_parsers(sub) -> None:
 
 
 def cmd_watch(project, args) -> int:
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.commands.watch import watch
 
     games = project.game_ids()
@@ -163,10 +166,14 @@ def cmd_watch(project, args) -> int:
 
 
 def cmd_preview(project, args) -> int:
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.commands.preview import write_preview
 
     status = EXIT_OK
     for content in _load(project, args.games):
+        # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+        # command needs these.
         from generator.check import check_game
 
         findings = check_game(content, grouped=False)  # each face shows its own findings
@@ -179,6 +186,8 @@ def cmd_preview(project, args) -> int:
 
 
 def cmd_new(project, args) -> int:
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.commands.starter import new_game
 
     langs = [lang.strip() for lang in args.langs.split(",") if lang.strip()]
@@ -191,6 +200,8 @@ def cmd_new(project, args) -> int:
 
 
 def cmd_render(project, args) -> int:
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.build.run import Options, settings_for
     from generator.commands.face import face_findings, find_face, save_face
 
@@ -218,8 +229,6 @@ def cmd_render(project, args) -> int:
     except ContentError as exc:  # the face cannot be drawn: say where, as `pnp check` does
         drawn = False
         if not any(f.severity == "error" for f in findings):
-            from generator.errors import Finding
-
             findings.append(Finding.from_error(exc, content.id, root=project.root))
     for f in findings:
         print(f.format())
@@ -232,6 +241,8 @@ def cmd_render(project, args) -> int:
 
 
 def _offset(text: str | None):
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.limits import LIMITS
 
     if text is None:
@@ -275,6 +286,8 @@ _ONE_SHOT = False
 
 
 def _load(project, names):
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.load.content import load_game
 
     ids = names or project.game_ids()
@@ -294,6 +307,8 @@ def _load(project, names):
 
 
 def _check(contents):
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.check import check_games
 
     return check_games(contents)
@@ -301,6 +316,8 @@ def _check(contents):
 
 def _print_findings(findings, stream=None, show_accepted: bool = False) -> None:
     stream = stream or sys.stdout  # looked up at call time: tests capture it
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.check.accepted import finding_id
 
     by_game: dict[str, list] = {}
@@ -340,6 +357,8 @@ def cmd_check(project, args) -> int:
     contents = _load(project, args.games)
     findings = _check(contents)
     if args.format == "json":
+        # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+        # command needs these.
         from generator.check.accepted import finding_id
 
         print(
@@ -361,6 +380,8 @@ def cmd_check(project, args) -> int:
 def cmd_print(project, args) -> int:
     import hashlib
 
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.build import run as build
     from generator.build import stamp as kit_stamp
 
@@ -386,6 +407,8 @@ def cmd_print(project, args) -> int:
             _say_built(project, 0, unchanged, started)
             return EXIT_OK
         contents = _load(project, args.games)
+        # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+        # command needs these.
         from generator.build.keys import check_key
 
         # Check first, and stop before writing anything if there are errors. A passing check is
@@ -429,6 +452,8 @@ def _stamps(project, names, options) -> tuple[dict[str, str], int | None]:
     stamp its kit once built; and, without --force, the kits' target count when every stamp
     says nothing changed since their last whole-kit build (else None). Nothing is loaded or
     imported to find out (kit_stamp)."""
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.build import run as build
     from generator.build import stamp as kit_stamp
 
@@ -453,6 +478,8 @@ def _say_built(project, built: int, total: int, started: float) -> None:
 
 def _skip_broken_drafts(contents, findings) -> None:
     """A draft language with errors is skipped, with a notice; the others still build."""
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.i18n import drafts
 
     for content in contents:
@@ -467,12 +494,16 @@ def _skip_broken_drafts(contents, findings) -> None:
 
 
 def cmd_i18n(project, args) -> int:
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.commands import i18n as commands
 
     return commands.run(project, args, _load, _check, _print_findings)
 
 
 def cmd_calibrate(project, args) -> int:
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.commands.calibrate import write_calibration
 
     out_dir = args.out or project.output / "calibration"
@@ -488,6 +519,8 @@ def cmd_calibrate(project, args) -> int:
 def cmd_schema(project, args) -> int:
     import pydantic
 
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.check.accepted import AcceptedFile
     from generator.check.i18n import SyncSchema
     from generator.load import model
@@ -546,6 +579,8 @@ def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     root = args.root.resolve() if args.root else None  # findings name files relative to it
     try:
+        # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+        # command needs these.
         from generator.load.project import Project, find_project
 
         if args.root and not args.root.is_dir():
@@ -554,7 +589,6 @@ def main(argv=None) -> int:
             )
         project = Project(args.root.resolve()) if args.root else find_project()
         root = project.root
-        from generator import session
 
         command = {
             "print": cmd_print,
@@ -573,8 +607,6 @@ def main(argv=None) -> int:
         if args.debug:
             raise
         if getattr(args, "format", None) == "json":
-            from generator.errors import Finding
-
             finding = Finding.from_error(exc, root=root)
             print(json.dumps([finding.as_dict()], ensure_ascii=False))
         print(f"pnp: error: {exc.format(root)}", file=sys.stderr)
@@ -587,7 +619,6 @@ def main(argv=None) -> int:
     except OSError as exc:  # file-system state (a full disk, a read-only folder): name the path
         if args.debug:
             raise
-        from generator.errors import rel
 
         where = f"{rel(exc.filename)}: " if getattr(exc, "filename", None) else ""
         print(f"pnp: error: {where}cannot read or write ({exc.strerror or exc})", file=sys.stderr)

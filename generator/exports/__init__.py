@@ -12,8 +12,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from generator.errors import ContentError, Finding
+from generator.exports import presets
 from generator.exports.base import ExportContext, Exporter, Job, Outputs
-from generator.load.model import EXPORT_FORMATS
+from generator.load.model import EXPORT_FORMATS, ExportSpec
 
 if TYPE_CHECKING:
     from generator.load.content import GameContent
@@ -46,8 +48,6 @@ def exporter(name: str) -> Exporter:
 def effective(settings: PrintSettings) -> list[ExportSpec]:
     """A print block's exports; without `exports:`, what older content meant: sheets, plus
     print-shop files when `one_per_page` is true."""
-    from generator.load.model import ExportSpec
-
     if settings.exports is not None:
         return list(settings.exports)
     names = ["sheets"] + (["print-shop"] if settings.one_per_page else [])
@@ -83,9 +83,6 @@ def selected(
 def check(content: GameContent) -> list:
     """Findings about the exports a game asks for: unknown components named in an export,
     and faces a png preset cannot take (presets.py)."""
-    from generator.errors import ContentError, Finding
-    from generator.exports import presets
-
     findings = []
     known = {c.id for c in content.components}
     specs = list(content.game.print.exports or [])

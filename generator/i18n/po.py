@@ -38,6 +38,7 @@ from generator.i18n import tracking
 from generator.i18n.segments import Segment, jinja_spans, strip_jinja
 from generator.load import templating
 from generator.load.content import GameContent
+from generator.load.glossary import load_glossary
 from generator.load.rules_source import plain, rules_files
 from generator.load.terms import index, normalize
 from generator.load.yamlload import read_text
@@ -125,8 +126,6 @@ def _comment(glossary: Glossary | None, seg: Segment, source: str, lang: str | N
 
 def export(content: GameContent, lang: str | None, template: bool = False) -> polib.POFile:
     """A PO file of every segment for `lang` (a POT with empty msgstr when `template`)."""
-    from generator.load.glossary import load_glossary
-
     source = seg_mod.source_language(content)
     segments = seg_mod.all_segments(content)
     glossary = load_glossary(content.dir)  # once: read per segment, it cost 30 s on a big game

@@ -29,6 +29,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from generator.load.content import GameContent
+from generator.load.languages import note_pattern
 from generator.load.rules_source import HEADING, LIST_ITEM, NUMBERED, rules_files
 from generator.load.yamlload import read_text, yaml_error
 
@@ -166,8 +167,6 @@ class _Block:
 
 
 def _note(line: str) -> bool:
-    from generator.load.languages import note_pattern
-
     return bool(note_pattern().match(line))
 
 

@@ -16,11 +16,12 @@ from typing import Any
 
 from generator.errors import ContentError
 from generator.limits import LIMITS, exceeded
-from generator.load import languages, model, templating
+from generator.load import languages, model, model_cache, templating
 from generator.load.layouts import game_store
 from generator.load.project import Project, inside
+from generator.load.rules_source import parse_rules, rules_files
 from generator.load.shapes import NAMED_SIDES, Outline, outline_of, regular_box
-from generator.load.sizes import face_size
+from generator.load.sizes import face_size, paper_size
 from generator.load.strings_digest import remember_strings
 from generator.load.validation import validate
 from generator.load.yamlload import YDict, load_yaml
@@ -177,8 +178,6 @@ def _check_face(size: tuple[float, float], comp: model.Component, game: model.Ga
 def load_game(project: Project, game_id: str) -> GameContent:
     """The game, loaded and validated; read back from the model cache when neither its files,
     the shared templates nor pnp changed since it last loaded (model_cache.py)."""
-    from generator.load import model_cache
-
     key = model_cache.key(project, game_id)
     kept = model_cache.get(project, game_id, key) if key else None
     if kept is not None:
@@ -318,8 +317,6 @@ def _check_paths_and_papers(project, game, raw_game, game_file, game_dir, compon
     """Icons must exist inside the game folder; papers must be known.
 
     Found at load, not mid-build."""
-    from generator.load.sizes import paper_size
-
     for name, rel_path in game.icons.items():
         line = raw_game["icons"].line_of(name)
         path = inside(
@@ -410,8 +407,6 @@ def _shape_size(comp: model.Component, size, comp_file: Path, raw) -> tuple[floa
 def _load_rules(game_dir: Path, game: model.Game, draft_errors: list[ContentError]) -> dict:
     """Every rulebook; one of a draft language that does not parse is left out, its error kept
     for `pnp check` (a draft language never stops the others)."""
-    from generator.load.rules_source import parse_rules, rules_files
-
     rules = {}
     for lang, path in rules_files(game_dir).items():
         try:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from generator import session
 from generator.errors import ContentError
+from generator.limits import LIMITS, exceeded
 
 # Real paths of the projects in use: every file pnp reads must resolve inside one of them.
 _ROOTS: set[str] = set()
@@ -145,8 +146,6 @@ def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
     """The bytes of a content file, read safely: its real path (symlinks followed) must be inside
     the project, it must be a regular file (never a FIFO, device or directory), and at most
     `limit` bytes. Opening never blocks, and the size is checked before anything is read."""
-    from generator.limits import exceeded
-
     real = os.path.realpath(path)
     if _escapes(path, real):
         raise ContentError(
@@ -213,8 +212,6 @@ def hash_into(h, path: Path, *, name: bool = True) -> None:
     """Add one input file to a build hash without trusting it: a symlink out of the project, a
     FIFO or a device adds a marker instead of its bytes (it never blocks or fills memory), and a
     file bigger than the hashing budget adds its size and time instead of being read."""
-    from generator.limits import LIMITS
-
     if name:
         h.update(str(path).encode())
     real = os.path.realpath(path)

@@ -7,13 +7,12 @@ from pathlib import Path
 
 from generator import session
 from generator.errors import ContentError
+from generator.load.yamlload import load_yaml
 from generator.units import parse_length
 
 
 @session.cached
 def _table(path: Path) -> dict[str, tuple[float, float]]:
-    from generator.load.yamlload import load_yaml
-
     raw = load_yaml(path)
     table = {}
     for name, spec in raw.items():

@@ -17,6 +17,8 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from generator import session
 from generator.cache import font_cache
 from generator.errors import ContentError
+from generator.limits import LIMITS
+from generator.load.project import read_bytes
 from generator.load.yamlload import load_yaml
 
 STYLES = ("regular", "bold", "black")
@@ -102,9 +104,6 @@ _PARSED: dict[tuple[str, str], TTFont] = {}
 
 
 def _parse(name: str, path: Path) -> TTFont:
-    from generator.limits import LIMITS
-    from generator.load.project import read_bytes
-
     # The one safe reader: inside the project, a regular file (never a FIFO), size-capped.
     data = read_bytes(path, LIMITS.files.art_bytes, "font file")
     key = (name, hashlib.sha256(data).hexdigest())

@@ -32,13 +32,16 @@ from markupsafe import Markup
 from generator import fsio
 from generator.cache.template_cache import CachedCompile
 from generator.errors import ContentError, rel
+from generator.i18n import drafts
+from generator.limits import LIMITS
 from generator.load import languages, templating
 from generator.load.content import GameContent
 from generator.load.glossary import load_glossary
-from generator.load.project import inside
+from generator.load.project import inside, read_bytes
 from generator.load.rule_notes import check_sections, load_notes
 from generator.load.rules_source import RulesSource, Section, parse_rules, rules_files
 from generator.load.sizes import paper_size
+from generator.load.yamlload import load_yaml, read_text
 from generator.render import art
 from generator.rulebook import markup
 from generator.rulebook.data import Blocks, RulesData, ui
@@ -89,9 +92,6 @@ class _Guard:
 
 def _read(path: Path) -> bytes:
     """What WeasyPrint fetches: a regular file under the size cap (never a FIFO or a device)."""
-    from generator.limits import LIMITS
-    from generator.load.project import read_bytes
-
     return read_bytes(path, LIMITS.files.art_bytes, "rulebook file")
 
 
@@ -167,7 +167,6 @@ def load_source(content: GameContent, lang: str, check: bool = True) -> Source:
         )
     path = files[lang]
     rules = parse_rules(path, lang)
-    from generator.load.yamlload import read_text
 
     source = Source(rules, read_text(path).splitlines())
     if check:
@@ -606,8 +605,6 @@ def _page_env(templates: Path) -> SandboxedEnvironment:
 
 def _fonts(content: GameContent) -> dict[str, str]:
     """File URLs of the gothic family's faces (read from fonts.yaml; nothing is registered)."""
-    from generator.load.yamlload import load_yaml
-
     spec_file = content.project.fonts / "fonts.yaml"
     families = load_yaml(spec_file).get("families") or {}
     family = families.get("gothic") or next(iter(families.values()), None)
@@ -644,8 +641,6 @@ def _render_page(content: GameContent, template: str, **values) -> str:
 
 def _labels(content: GameContent, lang: str) -> dict[str, str]:
     """The language's interface labels; a draft language's edition is marked as a draft."""
-    from generator.i18n import drafts
-
     labels = ui(lang)
     if lang in drafts.drafts(content):
         labels = {**labels, "draft_mark": labels.get("draft", "draft")}

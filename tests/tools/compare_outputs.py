@@ -58,7 +58,7 @@ def compare(before: Path, after: Path, dpi: int) -> dict[str, list[str]]:
         a, b = before / name, after / name
         if a.read_bytes() == b.read_bytes():
             result["bytes"].append(name)
-        elif name.endswith(".pdf") and _pdf_pages(a, dpi) == _pdf_pages(b, dpi):
+        elif name.endswith(".pdf") and _pdf_pages(a, dpi) == _pdf_pages(b, dpi):  # noqa: SIM114
             result["pixels"].append(name)
         elif name.endswith(".png") and _png_pixels(a) == _png_pixels(b):
             result["pixels"].append(name)

@@ -26,10 +26,17 @@ import importlib
 from generator.load.boxes import BOX_KINDS, COMMON_KEYS, MODELS, Box, Layout
 from generator.render.boxes.base import KINDS, ORDER, BoxKind
 
-# Importing a kind's module registers it; this order is the README table's.
+# Importing a kind's module registers it.
 MODULES = ("text", "rect", "ellipse", "line", "polygon", "image", "slots", "repeat")
 for _name in MODULES:
     importlib.import_module(f"generator.render.boxes.{_name}")
+
+# The schema's order (the README table's), whatever order the modules happened to register in
+# (text.py imports image.py for inline icons).
+ORDER.sort(key=lambda kind: MODELS.index(kind.model))
+_ordered = {name: kind for kind in ORDER for name in kind.names}
+KINDS.clear()
+KINDS.update(_ordered)
 
 # The schema (load/boxes.py) and the behaviour registered here must name the same kinds.
 if list(KINDS) != BOX_KINDS or tuple(kind.model for kind in ORDER) != MODELS:

@@ -9,8 +9,8 @@ from generator import session
 from generator.errors import Finding
 from generator.load import templating
 from generator.load.boxes import TextBox
-from generator.render import textflow
-from generator.render.boxes import fitness
+from generator.render import art, textflow
+from generator.render.boxes import fitness, image
 from generator.render.boxes.base import BoxKind, Placed, Rect, fill_colour, fit, register
 
 if TYPE_CHECKING:
@@ -150,9 +150,6 @@ def draw_fitted(renderer: FaceRenderer, canvas, fitted, faces, box: TextBox, r: 
 
 
 def _draw_icon(renderer: FaceRenderer, canvas, name: str, x: float, y: float, size: float, ctx):
-    from generator.render import art
-    from generator.render.boxes import image
-
     path = renderer.icons[name]
     canvas.saveState()
     r = Rect(x, y, size, size)
