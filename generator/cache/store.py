@@ -36,8 +36,8 @@ def folder(kind: str) -> Path | None:
 
 @session.cached
 def code_digest() -> str:
-    """A digest of pnp's own code and data, every module and YAML file of the package (limits,
-    count units): what it made is remade when they change (no list of modules to keep)."""
+    """A digest of pnp's own code and data, every module and YAML file of the package
+    (limits.yaml): what it made is remade when they change (no list of modules to keep)."""
     h = hashlib.sha256()
     package = Path(__file__).resolve().parents[1]
     for path in sorted([*package.rglob("*.py"), *package.rglob("*.yaml")]):
