@@ -106,6 +106,20 @@ def _parser() -> argparse.ArgumentParser:
     ca.add_argument("--out", type=Path, default=None, help="folder (default: output/calibration)")
     _designer_parsers(sub)
 
+    ch = sub.add_parser(
+        "cache", help="what pnp keeps between commands (info), and forgetting it (clear)"
+    )
+    csub = ch.add_subparsers(dest="action", required=True)
+    ci = csub.add_parser("info", help="what the user cache folder and this project keep, and where")
+    ci.add_argument("--format", choices=["text", "json"], default="text")
+    cc = csub.add_parser("clear", help="empty the user cache folder (never changes an output)")
+    cc.add_argument(
+        "kinds",
+        nargs="*",
+        metavar="KIND",
+        help="only these kinds (models, digests, fonts, templates)",
+    )
+
     sc = sub.add_parser("schema", help="write JSON Schemas of the content files, for editors")
     sc.add_argument("--out", type=Path, default=Path("schema"), help="folder (default: ./schema)")
     return p
@@ -587,6 +601,19 @@ def main(argv=None) -> int:
             raise ContentError(
                 "--root is not a folder", args.root, code="usage", hint="give the project folder"
             )
+        if args.command == "cache":  # the user's cache folder: a project is optional
+            # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only
+            # this command needs these.
+            from generator.commands import cache
+
+            found = None
+            if args.root:
+                found = Project(args.root.resolve())
+            else:
+                with contextlib.suppress(ContentError):
+                    found = find_project()
+            with session.new():
+                return cache.run(found, args)
         project = Project(args.root.resolve()) if args.root else find_project()
         root = project.root
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from generator import fsio, session
+from generator import session
 from generator.cache import store
 from generator.cache.store import code_digest
 from generator.errors import ContentError
@@ -71,14 +71,17 @@ def _parsed(path: Path, size: int, mtime_ns: int) -> Any:
 
 def _stored(path: Path, langs: tuple[str, ...], languages: tuple[str, ...]) -> Path | None:
     """Where the strings digest of `path` as seen in `langs` is kept (None: no cache)."""
-    where = store.folder("digests")
-    if where is None:
+    if store.folder("digests") is None:
         return None
-    key_hash = hashlib.sha256(f"{code_digest()}\0{langs}\0{languages}\0".encode())
-    hash_into(key_hash, path, name=False)
-    # One entry per file and languages: a new version replaces the old one.
-    owner = hashlib.sha256(f"{path.resolve()}\0{langs}".encode()).hexdigest()[:16]
-    return where / f"{owner}-{key_hash.hexdigest()[:32]}"
+    content = hashlib.sha256()
+    hash_into(content, path, name=False)  # streamed; never a FIFO or a symlink out
+    key = store.key(code_digest(), str(langs), str(languages), content.hexdigest())
+    return store.entry("digests", key, owner=_owner(path, langs))
+
+
+def _owner(path: Path, langs: tuple[str, ...]) -> str:
+    """One entry per file and languages: a new version replaces the old one."""
+    return store.key(str(path.resolve()), str(langs), length=16)
 
 
 def _digest_of(data: Any, langs: tuple[str, ...], languages: tuple[str, ...]) -> str:
@@ -89,12 +92,7 @@ def _digest_of(data: Any, langs: tuple[str, ...], languages: tuple[str, ...]) ->
 
 
 def _keep(stored: Path, digest: str) -> None:
-    try:
-        for old in stored.parent.glob(stored.name.split("-")[0] + "-*"):
-            old.unlink(missing_ok=True)
-        fsio.write_bytes(stored, digest.encode())
-    except OSError:
-        pass  # a read-only home: no cache, same keys
+    store.write("digests", stored, digest.encode(), owner=stored.name.split("-")[0])
 
 
 def remember_strings(path: Path, data: Any, languages: tuple[str, ...]) -> None:
@@ -111,13 +109,9 @@ def strings_of(path: Path, langs: tuple[str, ...], languages: tuple[str, ...]) -
     component file costs about a second, so the result is kept in the user's cache folder,
     keyed by the file's bytes, the languages and pnp's code (a pure function of them)."""
     stored = _stored(path, langs, languages)
-    if stored is not None:
-        try:
-            known = stored.read_text()
-            if len(known) == 64:
-                return known
-        except (OSError, UnicodeDecodeError):
-            pass  # not there yet, or damaged: compute it
+    kept = store.read(stored)
+    if kept is not None and len(kept) == 64 and kept.isascii():
+        return kept.decode()  # else not there yet, or damaged: compute it
     digest = _digest_of(_yaml(path), langs, languages)
     if stored is not None:
         _keep(stored, digest)
