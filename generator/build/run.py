@@ -32,7 +32,7 @@ from generator.limits import LIMITS
 from generator.load.content import load_game, print_settings
 from generator.load.model import ExportSpec, Offset, fingerprint
 from generator.load.project import Project, hash_into, used_files
-from generator.load.sizes import paper_size
+from generator.load.sizes import paper_size, papers
 from generator.units import parse_length
 
 if TYPE_CHECKING:
@@ -83,6 +83,7 @@ class Target:
     members: tuple[str, ...] = ()  # components a job reads (shared sheets)
     paths: tuple[str, ...] = ()  # every file an export writes (default: just `path`)
     spec: Any = None  # the ExportSpec of an export target
+    job: Any = None  # the exporter's Job of an export target, as planned (run as it is)
 
     @property
     def files(self) -> tuple[str, ...]:
@@ -129,8 +130,7 @@ def settings_for(content, comp, options: Options):
         )
     if options.one_per_page is not None:
         settings.one_per_page = options.one_per_page
-    if options.papers:
-        settings.papers = list(options.papers)
+    settings.papers = papers(options.papers, settings.papers)
     own = settings.exports
     if options.one_per_page and own is not None and all(s.format != "print-shop" for s in own):
         settings.exports = [*own, *_chosen_exports(settings, ["print-shop"])]
@@ -215,6 +215,7 @@ def _plan_targets(project: Project, content, options: Options) -> list[Target]:
                         paths=job.paths,
                         spec=spec,
                         members=job.members,
+                        job=job,
                     )
                 )
     return targets + rulebook_targets(project, content, options, code)
@@ -235,9 +236,9 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
             keys[(paper, *edition)] = rulebook_key(content, edition, f"{extra}|{paper}")
         return keys[(paper, *edition)]
 
-    papers = options.papers or content.game.rulebook.papers or content.game.print.papers
     out = []
-    for index, paper in enumerate(papers):
+    chosen = papers(options.papers, content.game.rulebook.papers, content.game.print.papers)
+    for index, paper in enumerate(chosen):
         suffix = "" if index == 0 else f"-{paper}"
         for lang in langs:
             out.append(
@@ -334,15 +335,7 @@ def _run_export(project: Project, content, target: Target, options: Options) -> 
     spec = target.spec
     members = next(m for s, m in export_plan(content, options) if s == spec)
     ctx = exports.ExportContext(content, target.lang, spec, members)
-    job = exports.Job(
-        spec.format,
-        target.lang,
-        target.files,
-        target.component,
-        target.paper,
-        target.kind,
-        target.members,
-    )
+    job = target.job
     with exports.Outputs(project.root, job.paths) as outputs:
         part = exports.exporter(spec.format).write(ctx, job, outputs)
         outputs.check_complete()

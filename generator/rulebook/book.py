@@ -40,7 +40,7 @@ from generator.load.glossary import load_glossary
 from generator.load.project import inside, read_bytes
 from generator.load.rule_notes import check_sections, load_notes
 from generator.load.rules_source import RulesSource, Section, parse_rules, rules_files
-from generator.load.sizes import paper_size
+from generator.load.sizes import paper_size, papers
 from generator.load.yamlload import load_yaml, read_text
 from generator.render import art
 from generator.rulebook import markup
@@ -967,9 +967,9 @@ def dry_run(content: GameContent) -> DryRun:
             run.errors.append((f"{a}-{b}", exc))
     if not langs:
         return run
-    papers = content.game.rulebook.papers or content.game.print.papers
+    chosen = papers(None, content.game.rulebook.papers, content.game.print.papers)
     try:
-        for paper in papers:
+        for paper in chosen:
             _page(content, paper)
         for lang, language in run.languages.items():
             _render_page(
@@ -978,7 +978,7 @@ def dry_run(content: GameContent) -> DryRun:
                 doc=language,
                 toc=_toc(language),
                 cover_faces=builder.cover_faces(lang, language.faces),
-                page=_page(content, papers[0]),
+                page=_page(content, chosen[0]),
                 fonts=_fonts(content),
                 bilingual=False,
                 languages=[language],
