@@ -58,7 +58,7 @@ def resolved_layouts(content: GameContent, comps: list[ComponentSpec]) -> list[P
             files.add(layouts.path(name))  # its error is the checker's; the key still moves
             continue
         files.update(layouts.files_of.get(name, []))
-        pending += [b.layout for b in layout.boxes if b.kind == "repeat" and b.layout]
+        pending += [n for b in layout.boxes if (n := b.nested_layout())]
     return sorted(files)
 
 

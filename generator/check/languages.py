@@ -109,8 +109,8 @@ def _layouts(content: GameContent, layouts: dict[str, tuple[str, Path]], visit) 
                 value = getattr(box, field, None)
                 if isinstance(value, dict):
                     visit(value, file, line, {"box": label})
-            sub = getattr(box, "layout", None)
-            if box.kind == "repeat" and sub:
+            sub = box.nested_layout()
+            if sub:
                 pending.append(sub)
     return out
 

@@ -60,6 +60,10 @@ class BoxBase(Strict):
         "`pnp check` says when the piece plus the clearance does not fit",
     )
 
+    def nested_layout(self) -> str | None:
+        """The layout this box draws inside itself (a repeat's cells), or None."""
+        return None
+
 
 class StrokeFill(BoxBase):
     fill: Colour | None = None
@@ -178,6 +182,9 @@ class RepeatBox(BoxBase):
     cols: int = Field(1, ge=1, le=50)
     rows: int | None = Field(None, ge=1, le=50, description="default: as many as the list needs")
     gap: Annotated[AbsLength, NonNegative] = Length(0)
+
+    def nested_layout(self) -> str | None:
+        return self.layout
 
 
 # The models in the order of the README's box table, and every `kind:` value they answer to.

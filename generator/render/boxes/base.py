@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from reportlab.lib import colors
 
@@ -127,6 +127,12 @@ class BoxKind:
     check: Callable[[FaceRenderer, Placed], list[Finding]] | None = None
     colours: tuple[str, ...] = ()  # fields holding colours: `pnp check` parses each one
     checks_holds: bool = False  # its check judges `holds` itself (slots: per slot)
+    # What ink-saver sheets do with it: "paint" (a large fill is lightened), "art" (washed
+    # out with white), "text" (kept as it is); its `ink:` key may say otherwise.
+    ink: Literal["paint", "art", "text"] = "paint"
+    # Where its text sits on the face (tile seams miss it): the box's text rectangles, given
+    # the placed box and a function giving those of a frame it draws inside (repeat cells).
+    spots: Callable[[FaceRenderer, Placed, Callable[[Frame], list[Rect]]], list[Rect]] | None = None
 
 
 KINDS: dict[str, BoxKind] = {}

@@ -85,12 +85,18 @@ def check(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
     return out
 
 
+def spots(renderer: FaceRenderer, placed: Placed, inner) -> list[Rect]:
+    """The text of every cell's layout."""
+    return [r for cell in cells(renderer, placed) for r in inner(cell)]
+
+
 KIND = register(
     BoxKind(
         names=("repeat",),
         model=RepeatBox,
         draw=draw,
         check=check,
+        spots=spots,
         keys="over (an expression giving a list), layout (drawn once per element, in its own "
         "cell), cols, rows, gap. The cell sees `cell`, `index` and `count`",
     )

@@ -11,7 +11,16 @@ from generator.load import templating
 from generator.load.boxes import TextBox
 from generator.render import art, textflow
 from generator.render.boxes import fitness, image
-from generator.render.boxes.base import BoxKind, Placed, Rect, fill_colour, fit, register
+from generator.render.boxes.base import (
+    BoxKind,
+    Placed,
+    Rect,
+    bounds,
+    fill_colour,
+    fit,
+    multiply,
+    register,
+)
 
 if TYPE_CHECKING:
     from generator.render.engine import FaceRenderer
@@ -210,12 +219,24 @@ def check(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
     return out
 
 
+def spots(renderer: FaceRenderer, placed: Placed, inner) -> list[Rect]:
+    """Where the text's ink sits on the face: the same fitting as drawing."""
+    box = placed.box
+    fitted, faces = fit_text(renderer, box, placed.rect, placed.ctx)
+    ink = extent(fitted, faces, box, placed.rect)
+    if ink is None:
+        return []
+    return [bounds(multiply(placed.frame.to_face, placed.transform), ink)]
+
+
 KIND = register(
     BoxKind(
         names=("text",),
         model=TextBox,
         draw=draw,
         check=check,
+        ink="text",
+        spots=spots,
         colours=("color",),
         keys="text, font, style (regular/bold/black), size and min_size (auto-shrink) with "
         "their unit (8pt, 3mm), leading, color, align, valign, wrap, padding. "
