@@ -23,14 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from generator import exports, fsio, session
+from generator import fsio, session
 from generator.build import pdflint
-from generator.build.keys import component_key, rulebook_key
 from generator.cache.store import code_digest
 from generator.errors import ContentError
 from generator.limits import LIMITS
-from generator.load.content import load_game, print_settings
-from generator.load.model import ExportSpec, Offset, fingerprint
 from generator.load.project import Project, hash_into, used_files
 from generator.load.sizes import paper_size, papers
 from generator.units import parse_length
@@ -121,6 +118,11 @@ def write_error(exc: OSError, path: Path) -> ContentError:
 
 
 def settings_for(content, comp, options: Options):
+    # Deferred for start-up time: a no-op `pnp print` (the kit stamp) imports this module for its
+    # lock and options only, without pydantic and the content model (about 120 modules).
+    from generator.load.content import print_settings
+    from generator.load.model import Offset
+
     settings = print_settings(content, comp)
     if options.duplex:
         settings.duplex = options.duplex
@@ -141,6 +143,11 @@ def settings_for(content, comp, options: Options):
 
 def _chosen_exports(settings, names: list[str]) -> list:
     """`--export NAME`: the game's own spec of that format (preset, base URL...) or a bare one."""
+    # Deferred for start-up time: a no-op `pnp print` (the kit stamp) imports this module for its
+    # lock and options only, without pydantic and the content model (about 120 modules).
+    from generator import exports
+    from generator.load.model import ExportSpec
+
     own = exports.effective(settings)
     chosen = []
     for name in names:
@@ -157,11 +164,19 @@ def _chosen_exports(settings, names: list[str]) -> list:
 
 
 def _fingerprint(model) -> str:
+    # Deferred for start-up time: a no-op `pnp print` (the kit stamp) imports this module for its
+    # lock and options only, without pydantic and the content model (about 120 modules).
+    from generator.load.model import fingerprint
+
     return fingerprint(model)
 
 
 def export_plan(content, options: Options) -> list:
     """Each export the game asks for, with the components (and settings) taking part."""
+    # Deferred for start-up time: a no-op `pnp print` (the kit stamp) imports this module for its
+    # lock and options only, without pydantic and the content model (about 120 modules).
+    from generator import exports
+
     settings = {comp.id: settings_for(content, comp, options) for comp in content.components}
     return exports.selected(content, settings, settings_for(content, None, options))
 
@@ -177,6 +192,11 @@ def plan_targets(project: Project, content, options: Options) -> list[Target]:
 
 
 def _plan_targets(project: Project, content, options: Options) -> list[Target]:
+    # Deferred for start-up time: a no-op `pnp print` (the kit stamp) imports this module for its
+    # lock and options only, without pydantic and the content model (about 120 modules).
+    from generator import exports
+    from generator.build.keys import component_key
+
     targets = []
     code = code_hash()
     printers = _hash_files([project.templates / "printers.yaml"])  # the png presets
@@ -223,6 +243,10 @@ def _plan_targets(project: Project, content, options: Options) -> list[Target]:
 
 def rulebook_targets(project: Project, content, options: Options, code: str) -> list[Target]:
     """A rulebook edition reads its own languages' rules and strings, and every component."""
+    # Deferred for start-up time: a no-op `pnp print` (the kit stamp) imports this module for its
+    # lock and options only, without pydantic and the content model (about 120 modules).
+    from generator.build.keys import rulebook_key
+
     langs = [lang for lang in content.languages if lang in content.rules]
     if not langs:
         return []
@@ -318,6 +342,10 @@ def run_timed(root: str, target: Target, options: Options) -> dict:
 
 def run_target(root: str, target: Target, options: Options) -> dict:
     """Build one target (in a worker process or in-process) and return its manifest part."""
+    # Deferred for start-up time: a no-op `pnp print` (the kit stamp) imports this module for its
+    # lock and options only, without pydantic and the content model (about 120 modules).
+    from generator.load.content import load_game
+
     project = Project(Path(root))
     loaded = session.current().cache("build.content")  # games loaded by this command
     content = loaded.get(target.game)
@@ -332,6 +360,10 @@ def run_target(root: str, target: Target, options: Options) -> dict:
 def _run_export(project: Project, content, target: Target, options: Options) -> dict:
     """Have the target's exporter write its files; they are renamed into place together,
     only once all of them are written."""
+    # Deferred for start-up time: a no-op `pnp print` (the kit stamp) imports this module for its
+    # lock and options only, without pydantic and the content model (about 120 modules).
+    from generator import exports
+
     spec = target.spec
     members = next(m for s, m in export_plan(content, options) if s == spec)
     ctx = exports.ExportContext(content, target.lang, spec, members)
