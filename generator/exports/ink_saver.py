@@ -91,7 +91,7 @@ class InkHooks:
         box, (_, _, w, h), depth = cur
         if box == "background":
             return self.layout is not None and self.layout.background_ink == "lighten"
-        if KINDS[box.kind].ink != "paint":  # art is washed, text kept (the kind says which)
+        if KINDS[box.kind].draws != "paint":  # art is washed, text kept (the kind says which)
             return False
         if box.ink != "auto":
             return box.ink == "lighten"
@@ -102,7 +102,7 @@ class InkHooks:
         if cur is None or cur[0] == "background":
             return False
         box, (_, _, w, h), depth = cur
-        if KINDS[box.kind].ink != "art":
+        if KINDS[box.kind].draws != "art":
             return False
         if box.ink != "auto":
             return box.ink == "lighten"
@@ -204,7 +204,7 @@ class InkSaverCanvas(Canvas):
     def beginForm(self, name, lowerx=0, lowery=0, upperx=None, uppery=None):
         self._forms[name] = (lowerx, lowery, upperx or 0, uppery or 0)
         cur = self.ink_hooks.current
-        if cur is not None and cur[0] != "background" and KINDS[cur[0].kind].ink == "art":
+        if cur is not None and cur[0] != "background" and KINDS[cur[0].kind].draws == "art":
             self._art_form += 1
             self._art_name = name
         super().beginForm(name, lowerx, lowery, upperx, uppery)

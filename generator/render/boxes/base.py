@@ -127,9 +127,10 @@ class BoxKind:
     check: Callable[[FaceRenderer, Placed], list[Finding]] | None = None
     colours: tuple[str, ...] = ()  # fields holding colours: `pnp check` parses each one
     checks_holds: bool = False  # its check judges `holds` itself (slots: per slot)
-    # What ink-saver sheets do with it: "paint" (a large fill is lightened), "art" (washed
-    # out with white), "text" (kept as it is); its `ink:` key may say otherwise.
-    ink: Literal["paint", "art", "text"] = "paint"
+    # What it draws: "paint" (fills and strokes), "art" (images) or "text". Ink-saver sheets
+    # lighten large paint, wash art out and keep text (a box's `ink:` key may say otherwise);
+    # on a shaped face, art and text keep inside the cut's safe area.
+    draws: Literal["paint", "art", "text"] = "paint"
     # Where its text sits on the face (tile seams miss it): the box's text rectangles, given
     # the placed box and a function giving those of a frame it draws inside (repeat cells).
     spots: Callable[[FaceRenderer, Placed, Callable[[Frame], list[Rect]]], list[Rect]] | None = None

@@ -92,7 +92,7 @@ KIND = register(
         model=ImageBox,
         draw=draw,
         check=check,
-        ink="art",
+        draws="art",
         keys="`image`: src (PNG/JPEG in the game folder); `svg`: src (an SVG, which may use "
         "`{{ }}` over the item's data) and params (extra variables); both: fit "
         "contain/cover/stretch",
