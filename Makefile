@@ -59,6 +59,8 @@ lint: setup
 	$(BIN)/ruff format --check generator tests
 	$(BIN)/ruff check generator tests
 	$(BIN)/mypy
+	$(BIN)/lint-imports
+	$(BIN)/python tests/tools/deferred_imports.py --check
 
 # 3 x 700 hypothesis examples (files as text, values anywhere, rulebooks as text) against the
 # loader and the checker, each with a hang limit; prints the count.

@@ -19,7 +19,7 @@ setup(
     packages=[*find_packages(include=["generator", "generator.*"]), "generator.defaults"],
     package_dir={"generator.defaults": "templates"},
     package_data={
-        "generator": ["data/*.yaml", "limits.yaml"],
+        "generator": ["limits.yaml"],
         "generator.defaults": [*TOP, *(f"{folder}/**/*" for folder in SHIPPED)],
     },
     exclude_package_data={"generator.defaults": ["**/__pycache__/*", "**/*.pyc"]},

@@ -6,6 +6,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from generator.errors import ContentError
 from generator.limits import LIMITS
 
 MM = 72 / 25.4  # points per millimetre
@@ -61,3 +62,39 @@ def _parse(value, allow_percent: bool) -> Length:
 
 def mm(points: float) -> float:
     return points / MM
+
+
+# The one affine product of the engine (faces, repeat cells, imposition, duplex backs).
+Affine = tuple[float, float, float, float, float, float]  # PDF-style: a b c d e f
+
+
+def compose(m: Affine, n: Affine) -> Affine:
+    """m after n."""
+    a, b, c, d, e, f = m
+    a2, b2, c2, d2, e2, f2 = n
+    return (
+        a * a2 + c * b2,
+        b * a2 + d * b2,
+        a * c2 + c * d2,
+        b * c2 + d * d2,
+        a * e2 + c * f2 + e,
+        b * e2 + d * f2 + f,
+    )
+
+
+def parse_offset(text: str | None) -> tuple[float, float] | None:
+    """`--back-offset X,Y` in mm, each within limits.yaml's offset_max; None when not given."""
+    if text is None:
+        return None
+    biggest = LIMITS.lengths.offset_max
+    try:
+        x, y = (float(v) for v in text.split(","))
+        if not all(math.isfinite(v) and abs(v) <= biggest for v in (x, y)):
+            raise ValueError
+        return (x, y)
+    except ValueError:
+        raise ContentError(
+            f"--back-offset '{text}' is not X,Y in mm, each between -{biggest} and {biggest}",
+            code="usage",
+            hint="e.g. --back-offset 0.5,-0.3",
+        ) from None

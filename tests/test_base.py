@@ -8,6 +8,7 @@ import os
 import pytest
 
 from generator import fsio, session
+from generator.cache import store
 from generator.load import model_cache
 from generator.load.content import load_game
 from generator.load.project import Project
@@ -146,7 +147,7 @@ def test_string_digests_are_kept_per_file_and_languages_and_a_damaged_one_is_rec
     comp = content.components[0]
     langs = content.languages
     first = inputs.component_key(content, comp, langs[0], "x")
-    where = model_cache.beside("digests")
+    where = store.folder("digests")
     assert where is not None and root not in where.parents
     kept = sorted(where.iterdir())
     assert kept  # the parsed YAML's digest is remembered outside the project

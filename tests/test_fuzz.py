@@ -36,7 +36,15 @@ FUZZ = settings(
     database=None,
     suppress_health_check=list(HealthCheck),
 )
-RESULTS = {"examples": 0, "content_errors": 0, "loaded": 0, "slowest": 0.0}
+# How every example ended; test_zz_report checks that each one is counted once.
+RESULTS = {
+    "examples": 0,
+    "content_errors": 0,
+    "loaded": 0,
+    "crashes": 0,
+    "hangs": 0,
+    "slowest": 0.0,
+}
 HANG_SECONDS = 60  # one load and check of the cut-down game takes well under a second
 
 FILES = {
@@ -144,27 +152,36 @@ def small_project(tmp_path_factory):
     return root, originals
 
 
+class Hang(AssertionError):
+    """An example ran over HANG_SECONDS."""
+
+
 def attempt(root, originals, which: str, data: bytes) -> None:
     for key, rel in FILES.items():
         (root / rel).write_bytes(data if key == which else originals[key])
     RESULTS["examples"] += 1
 
     def hang(signum, frame):
-        raise AssertionError(f"hang: an example ran over {HANG_SECONDS} s:\n{data[:2000]!r}")
+        raise Hang(f"hang: an example ran over {HANG_SECONDS} s:\n{data[:2000]!r}")
 
     previous = signal.signal(signal.SIGALRM, hang)
     signal.alarm(HANG_SECONDS)
     started = time.monotonic()
+    outcome = "crashes"  # anything but a clean load or one located error (re-raised below)
     try:
         with session.new():  # as a new command: nothing cached from the previous example
             content = load_game(Project(root), "dogfight")
             check_game(content)  # findings, never exceptions
-        RESULTS["loaded"] += 1
+        outcome = "loaded"
     except ContentError as exc:
-        RESULTS["content_errors"] += 1
         line = exc.format()
         assert "\n" not in line and line.strip()
+        outcome = "content_errors"
+    except Hang:
+        outcome = "hangs"
+        raise
     finally:
+        RESULTS[outcome] += 1
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
         RESULTS["slowest"] = max(RESULTS["slowest"], time.monotonic() - started)
@@ -266,9 +283,17 @@ def test_mutated_rulebooks_fail_cleanly(small_project, edits):
 
 
 def test_zz_report(small_project):
-    """Printed in the test output (run with -s): how many examples ran and how they ended."""
+    """How many examples ran and how they ended, printed (run with -s) and checked: every example
+    ended once, as a clean load or one located error; none crashed or hung (hypothesis keeps
+    failing examples to replay, so a crash also fails its own test)."""
+    r = RESULTS
     print(
-        f"\nfuzz: {RESULTS['examples']} examples, {RESULTS['content_errors']} clean load errors, "
-        f"{RESULTS['loaded']} loaded and checked, 0 crashes, 0 hangs "
-        f"(slowest example {RESULTS['slowest']:.2f} s)"
+        f"\nfuzz: {r['examples']} examples, {r['content_errors']} clean load errors, "
+        f"{r['loaded']} loaded and checked, {r['crashes']} crashes, {r['hangs']} hangs "
+        f"(slowest example {r['slowest']:.2f} s)"
     )
+    if r["examples"] == 0:
+        pytest.skip("no fuzz example ran in this session (run the whole file)")
+    assert r["examples"] == r["content_errors"] + r["loaded"] + r["crashes"] + r["hangs"]
+    assert r["crashes"] == 0, f"{r['crashes']} example(s) crashed (see the failing tests above)"
+    assert r["hangs"] == 0, f"{r['hangs']} example(s) ran over {HANG_SECONDS} s"

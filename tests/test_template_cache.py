@@ -9,7 +9,7 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from generator.cache import template_cache
+from generator.cache import store, template_cache
 from generator.errors import ContentError
 from generator.load import templating
 from generator.rulebook import book as rulebook
@@ -173,7 +173,9 @@ def test_an_unwritable_folder_is_no_cache_and_no_error(tmp_path, monkeypatch):
 
 
 def test_the_folder_stays_bounded(cache_dir, monkeypatch):
-    monkeypatch.setattr(template_cache, "KEEP", 10)
+    """The store's eviction rule (cache/store.py) applies to Jinja's own files too."""
+    monkeypatch.setitem(store.KINDS, "templates", store.Kind("test", keep=10))
+    monkeypatch.setattr(store, "_WRITES", {})
     for i in range(25):
         templating.render(f"{{{{ {i} }}}}", {})
         _forget()

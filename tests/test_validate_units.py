@@ -11,10 +11,10 @@ from generator.check import counts
 from generator.check.accepted import Acceptance, finding_id, matches
 from generator.check.invariants import evaluate
 from generator.check.numbers import find_numbers
-from generator.check.terms import index, normalize
 from generator.check.text import Item
 from generator.errors import Finding
 from generator.load.glossary import load_glossary
+from generator.load.terms import index, normalize
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "validate"
 RED = load_glossary(FIXTURES / "red-code")

@@ -14,6 +14,8 @@ import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator import fsio
+from generator.build.run import tree, write_error
 from generator.errors import ContentError
 from generator.load import templating
 from generator.load.content import GameContent
@@ -117,8 +119,6 @@ def snapshot_path(project: Project, game: str) -> Path:
 def save_snapshot(project: Project, game: str) -> None:
     """Keep what this build was made from (the game folder and the templates, fonts aside), so
     `pnp diff` without --since compares against the last build, committed or not."""
-    from generator import fsio
-    from generator.build.run import tree, write_error
 
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tar:

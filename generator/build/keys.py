@@ -11,63 +11,16 @@ outputs and the editions that include English, nothing else.
 from __future__ import annotations
 
 import hashlib
-import json
-import re
 from pathlib import Path
-from typing import Any
 
-import yaml
-
-from generator import session
 from generator.errors import ContentError
-from generator.limits import LIMITS
 from generator.load.content import ComponentSpec, GameContent
-from generator.load.project import hash_into, read_bytes, used_files
+from generator.load.layouts import game_store
+from generator.load.project import hash_into, used_files
+from generator.load.strings_digest import strings_of
 
-_LANG = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$")  # keys of a per-language mapping
 _YAML_SUFFIXES = (".yaml", ".yml")
 _GAME_FILES = ("game.yaml", "manifest.yaml", "glossary.yaml", "accepted.yaml")
-
-
-def project_langs(value: Any, langs: tuple[str, ...], languages: tuple[str, ...]) -> Any:
-    """`value` as seen by outputs in `langs`: per-language mappings keep only those languages.
-
-    The same rule as the templates' (templating.localize): a mapping is per-language text when
-    all its keys look like language codes and one is a language of the game.
-    """
-    if isinstance(value, dict):
-        keys = list(value)
-        if (
-            keys
-            and all(isinstance(k, str) and _LANG.match(k) for k in keys)
-            and any(k in languages for k in keys)
-        ):
-            if all(lang in value for lang in langs):
-                return {lang: project_langs(value[lang], langs, languages) for lang in langs}
-            return value  # a language is missing: the output's error depends on all of it
-        return {str(k): project_langs(v, langs, languages) for k, v in value.items()}
-    if isinstance(value, list):
-        return [project_langs(v, langs, languages) for v in value]
-    return value
-
-
-def _yaml(path: Path) -> Any:
-    """The file's data, parsed once per command and state of the file (every language's key
-    of a component reads the same component file)."""
-    try:
-        stat = path.stat()
-    except OSError:
-        return "<unreadable>"
-    return _parsed(path, stat.st_size, stat.st_mtime_ns)
-
-
-@session.cached
-def _parsed(path: Path, size: int, mtime_ns: int) -> Any:
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:  # the one safe reader: inside the project, a regular file, under the size cap
-        return yaml.load(read_bytes(path, LIMITS.files.text_bytes), Loader=loader)
-    except (ContentError, yaml.YAMLError, ValueError, RecursionError):
-        return "<unreadable>"  # loading already failed with a located error, or will
 
 
 def _file_digest(h, path: Path) -> None:
@@ -95,67 +48,7 @@ def _templates_digest(h, project, folder: str) -> None:
 
 def _strings_digest(h, path: Path, langs: tuple[str, ...], languages: tuple[str, ...]) -> None:
     h.update(b"\0" + str(path).encode() + b"\0")
-    h.update(_strings_of(path, langs, languages).encode())
-
-
-def _stored(path: Path, langs: tuple[str, ...], languages: tuple[str, ...]) -> Path | None:
-    """Where the strings digest of `path` as seen in `langs` is kept (None: no cache)."""
-    from generator.load import model_cache
-    from generator.load.project import code_digest
-
-    where = model_cache.beside("digests")
-    if where is None:
-        return None
-    key_hash = hashlib.sha256(f"{code_digest()}\0{langs}\0{languages}\0".encode())
-    hash_into(key_hash, path, name=False)
-    # One entry per file and languages: a new version replaces the old one.
-    owner = hashlib.sha256(f"{path.resolve()}\0{langs}".encode()).hexdigest()[:16]
-    return where / f"{owner}-{key_hash.hexdigest()[:32]}"
-
-
-def _digest_of(data: Any, langs: tuple[str, ...], languages: tuple[str, ...]) -> str:
-    text = json.dumps(
-        project_langs(data, langs, languages), sort_keys=True, default=str, ensure_ascii=False
-    )
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _keep(stored: Path, digest: str) -> None:
-    from generator import fsio
-
-    try:
-        for old in stored.parent.glob(stored.name.split("-")[0] + "-*"):
-            old.unlink(missing_ok=True)
-        fsio.write_bytes(stored, digest.encode())
-    except OSError:
-        pass  # a read-only home: no cache, same keys
-
-
-def remember_strings(path: Path, data: Any, languages: tuple[str, ...]) -> None:
-    """Called by the loader with a file's data just parsed: each language's digest is kept
-    now, so planning the build does not parse the file a second time."""
-    for lang in languages:
-        stored = _stored(path, (lang,), languages)
-        if stored is not None and not stored.exists():
-            _keep(stored, _digest_of(data, (lang,), languages))
-
-
-def _strings_of(path: Path, langs: tuple[str, ...], languages: tuple[str, ...]) -> str:
-    """The digest of a YAML file's data as outputs in `langs` see it. Parsing a 10,000-item
-    component file costs about a second, so the result is kept in the user's cache folder,
-    keyed by the file's bytes, the languages and pnp's code (a pure function of them)."""
-    stored = _stored(path, langs, languages)
-    if stored is not None:
-        try:
-            known = stored.read_text()
-            if len(known) == 64:
-                return known
-        except (OSError, UnicodeDecodeError):
-            pass  # not there yet, or damaged: compute it
-    digest = _digest_of(_yaml(path), langs, languages)
-    if stored is not None:
-        _keep(stored, digest)
-    return digest
+    h.update(strings_of(path, langs, languages).encode())
 
 
 def _files(folder: Path) -> list[Path]:
@@ -164,9 +57,6 @@ def _files(folder: Path) -> list[Path]:
 
 def resolved_layouts(content: GameContent, comps: list[ComponentSpec]) -> list[Path]:
     """The layout files the components' faces resolve: their chains and repeat sub-layouts."""
-    from generator.errors import ContentError
-    from generator.load.layouts import game_store
-
     layouts = game_store(content.project, content.dir)
     names: set[str] = set()
     for comp in comps:
@@ -186,7 +76,7 @@ def resolved_layouts(content: GameContent, comps: list[ComponentSpec]) -> list[P
             files.add(layouts.path(name))  # its error is the checker's; the key still moves
             continue
         files.update(layouts.files_of.get(name, []))
-        pending += [b.layout for b in layout.boxes if b.kind == "repeat" and b.layout]
+        pending += [n for b in layout.boxes if (n := b.nested_layout())]
     return sorted(files)
 
 

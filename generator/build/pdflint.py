@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from generator import session
+from generator.load import languages
 
 OPERATORS = {
     b"gs": "ExtGState",
@@ -53,6 +54,8 @@ def bundled_font_names(fonts_dir: Path) -> frozenset[str]:
     style ("PnP-Gothic-Ultra-Bold"); both start with the family once dashes and spaces go."""
     from reportlab.pdfbase import pdfmetrics
 
+    # Deferred for start-up time: ReportLab's font machinery (about 110 modules, 90 ms); only the
+    # font lint needs it.
     from generator.render.fonts import fontbook
 
     names = set()
@@ -182,7 +185,6 @@ def _unslanted_script(font: Any) -> str | None:
     """The script without italics (scripts.yaml: italic: false) whose letters a font's
     ToUnicode map yields, if any (glyph ids stay far below those letters, so the hex codes
     found are code points)."""
-    from generator.load import languages
 
     cmap = font.get("/ToUnicode")
     if cmap is None:

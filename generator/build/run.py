@@ -21,12 +21,16 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from generator import fsio, session
+from generator.build import pdflint
+from generator.cache.store import code_digest
 from generator.errors import ContentError
 from generator.limits import LIMITS
-from generator.load.project import Project, code_digest, hash_into, used_files
+from generator.load.project import Project, hash_into, used_files
+from generator.load.sizes import paper_size, papers
+from generator.units import parse_length
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -51,7 +55,7 @@ def code_hash() -> str:
 @dataclass
 class Options:
     papers: list[str] | None = None  # None: each game's own print.papers
-    duplex: str | None = None
+    duplex: Literal["long-edge", "short-edge"] | None = None  # argparse choices
     back_offset: tuple[float, float] | None = None  # mm
     one_per_page: bool | None = None
     exports: list[str] | None = None  # None: each game's own print.exports
@@ -76,6 +80,7 @@ class Target:
     members: tuple[str, ...] = ()  # components a job reads (shared sheets)
     paths: tuple[str, ...] = ()  # every file an export writes (default: just `path`)
     spec: Any = None  # the ExportSpec of an export target
+    job: Any = None  # the exporter's Job of an export target, as planned (run as it is)
 
     @property
     def files(self) -> tuple[str, ...]:
@@ -113,14 +118,12 @@ def write_error(exc: OSError, path: Path) -> ContentError:
 
 
 def settings_for(content, comp, options: Options):
-    # A component's print: overrides only the keys it sets; the rest come from the game.
-    settings = content.game.print.model_copy(deep=True)
-    if comp is not None and comp.model.print is not None:
-        for key in comp.model.print.model_fields_set:
-            setattr(settings, key, getattr(comp.model.print, key))
+    # Deferred for start-up time: a no-op `pnp print` (the kit stamp) imports this module for its
+    # lock and options only, without pydantic and the content model (about 120 modules).
+    from generator.load.content import print_settings
     from generator.load.model import Offset
-    from generator.units import parse_length
 
+    settings = print_settings(content, comp)
     if options.duplex:
         settings.duplex = options.duplex
     if options.back_offset is not None:
@@ -129,8 +132,7 @@ def settings_for(content, comp, options: Options):
         )
     if options.one_per_page is not None:
         settings.one_per_page = options.one_per_page
-    if options.papers:
-        settings.papers = list(options.papers)
+    settings.papers = papers(options.papers, settings.papers)
     own = settings.exports
     if options.one_per_page and own is not None and all(s.format != "print-shop" for s in own):
         settings.exports = [*own, *_chosen_exports(settings, ["print-shop"])]
@@ -141,6 +143,8 @@ def settings_for(content, comp, options: Options):
 
 def _chosen_exports(settings, names: list[str]) -> list:
     """`--export NAME`: the game's own spec of that format (preset, base URL...) or a bare one."""
+    # Deferred for start-up time: a no-op `pnp print` (the kit stamp) imports this module for its
+    # lock and options only, without pydantic and the content model (about 120 modules).
     from generator import exports
     from generator.load.model import ExportSpec
 
@@ -160,13 +164,17 @@ def _chosen_exports(settings, names: list[str]) -> list:
 
 
 def _fingerprint(model) -> str:
-    from generator.load.model import fingerprint  # the model imports the exporters, which import us
+    # Deferred for start-up time: a no-op `pnp print` (the kit stamp) imports this module for its
+    # lock and options only, without pydantic and the content model (about 120 modules).
+    from generator.load.model import fingerprint
 
     return fingerprint(model)
 
 
 def export_plan(content, options: Options) -> list:
     """Each export the game asks for, with the components (and settings) taking part."""
+    # Deferred for start-up time: a no-op `pnp print` (the kit stamp) imports this module for its
+    # lock and options only, without pydantic and the content model (about 120 modules).
     from generator import exports
 
     settings = {comp.id: settings_for(content, comp, options) for comp in content.components}
@@ -184,8 +192,10 @@ def plan_targets(project: Project, content, options: Options) -> list[Target]:
 
 
 def _plan_targets(project: Project, content, options: Options) -> list[Target]:
+    # Deferred for start-up time: a no-op `pnp print` (the kit stamp) imports this module for its
+    # lock and options only, without pydantic and the content model (about 120 modules).
+    from generator import exports
     from generator.build.keys import component_key
-    from generator.load.sizes import paper_size
 
     targets = []
     code = code_hash()
@@ -202,7 +212,6 @@ def _plan_targets(project: Project, content, options: Options) -> list[Target]:
         extra = "|".join([code, held, printers])
         for lang in content.languages:
             comp_keys[(comp.id, lang)] = component_key(content, comp, lang, extra)
-    from generator import exports
 
     for spec, members in export_plan(content, options):
         exporter = exports.exporter(spec.format)
@@ -226,6 +235,7 @@ def _plan_targets(project: Project, content, options: Options) -> list[Target]:
                         paths=job.paths,
                         spec=spec,
                         members=job.members,
+                        job=job,
                     )
                 )
     return targets + rulebook_targets(project, content, options, code)
@@ -233,6 +243,8 @@ def _plan_targets(project: Project, content, options: Options) -> list[Target]:
 
 def rulebook_targets(project: Project, content, options: Options, code: str) -> list[Target]:
     """A rulebook edition reads its own languages' rules and strings, and every component."""
+    # Deferred for start-up time: a no-op `pnp print` (the kit stamp) imports this module for its
+    # lock and options only, without pydantic and the content model (about 120 modules).
     from generator.build.keys import rulebook_key
 
     langs = [lang for lang in content.languages if lang in content.rules]
@@ -249,9 +261,8 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
         return keys[(paper, *edition)]
 
     own = content.game.rulebook.papers or content.game.print.papers
-    papers = options.papers or own
     out = []
-    for paper in papers:
+    for paper in papers(options.papers, content.game.rulebook.papers, content.game.print.papers):
         # the game's first paper has the plain name whichever papers this run builds: one file
         # per paper, always (`--paper letter` never writes over the A4 rulebook.pdf)
         suffix = "" if paper == own[0] else f"-{paper}"
@@ -333,6 +344,8 @@ def run_timed(root: str, target: Target, options: Options) -> dict:
 
 def run_target(root: str, target: Target, options: Options) -> dict:
     """Build one target (in a worker process or in-process) and return its manifest part."""
+    # Deferred for start-up time: a no-op `pnp print` (the kit stamp) imports this module for its
+    # lock and options only, without pydantic and the content model (about 120 modules).
     from generator.load.content import load_game
 
     project = Project(Path(root))
@@ -349,20 +362,14 @@ def run_target(root: str, target: Target, options: Options) -> dict:
 def _run_export(project: Project, content, target: Target, options: Options) -> dict:
     """Have the target's exporter write its files; they are renamed into place together,
     only once all of them are written."""
+    # Deferred for start-up time: a no-op `pnp print` (the kit stamp) imports this module for its
+    # lock and options only, without pydantic and the content model (about 120 modules).
     from generator import exports
 
     spec = target.spec
     members = next(m for s, m in export_plan(content, options) if s == spec)
     ctx = exports.ExportContext(content, target.lang, spec, members)
-    job = exports.Job(
-        spec.format,
-        target.lang,
-        target.files,
-        target.component,
-        target.paper,
-        target.kind,
-        target.members,
-    )
+    job = target.job
     with exports.Outputs(project.root, job.paths) as outputs:
         part = exports.exporter(spec.format).write(ctx, job, outputs)
         outputs.check_complete()
@@ -382,8 +389,6 @@ def _paper(target: Target) -> str:
 
 def lint_written(project: Project, tmp: Path, path: str) -> None:
     """A PDF a strict RIP would refuse is an error, and is not committed (pdflint.py)."""
-    from generator.build import pdflint
-
     problems = pdflint.lint(tmp, pdflint.bundled_font_names(project.fonts))
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
@@ -396,6 +401,7 @@ def lint_written(project: Project, tmp: Path, path: str) -> None:
 
 
 def _run_rulebook(content, target: Target, out: Path) -> dict:
+    # Deferred for start-up time: WeasyPrint (about 150 modules, 150 ms), for rulebook targets only.
     from generator.rulebook import book as rulebook
 
     with fsio.atomic_path(out) as tmp:
@@ -814,6 +820,8 @@ def build_shop_zips(project: Project, manifest: dict, state: GameState, written:
     """`<lang>/print-shop.zip` of each language's print-shop folder, once its files are written:
     the folder a shop receives, in one file. Rewritten only when a file in it changed. Returns
     file entries; appends the paths it wrote to `written`."""
+    # Deferred for start-up time: a no-op print answered from the kit stamp imports no exporter
+    # (tests/test_fast_paths.py).
     from generator.exports import print_shop
     from generator.impose import entries as entries_
 
@@ -857,6 +865,8 @@ def build_guides(
     """The print-and-assembly guide of each language and paper, made from the manifest just
     built (generator/build/guide.py); rebuilt only when what it lists changes. Returns file
     entries; appends the paths of the guides it wrote to `written`."""
+    # Deferred for start-up time (about 80 ms): commands that plan a build without writing one (pnp
+    # check, pnp render) never draw a guide.
     from generator.build import guide
 
     entries = []

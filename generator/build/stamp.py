@@ -22,7 +22,8 @@ import os
 from pathlib import Path
 
 from generator import fsio
-from generator.load.project import Project, code_digest, digest_tree
+from generator.cache.store import code_digest
+from generator.load.project import Project, digest_tree
 
 FORMAT = 1
 RECORDS = ("json", "checked")  # the build record and the passed check, beside the stamp

@@ -26,7 +26,7 @@ from reportlab import rl_config
 from reportlab.pdfbase import ttfonts
 from reportlab.pdfbase.ttfonts import TTEncoding, TTFont, TTFontFace
 
-from generator import fsio
+from generator.cache import store
 
 FORMAT = 1  # bump when what is kept changes
 # Not picklable, or not worth keeping: the file's bytes (handed back by the caller), the
@@ -35,30 +35,29 @@ _FACE_SKIP = frozenset({"_ttf_data", "_pdfScale"})
 
 
 def _entry(digest: str) -> Path | None:
-    from generator.load.model_cache import beside
-
-    where = beside("fonts")
-    if where is None:
-        return None
-    return where / f"{digest[:40]}-rl{REPORTLAB_VERSION}-v{FORMAT}.pickle"
+    # The one key scheme (cache/store.py): the font's bytes, ReportLab's parser, this format.
+    return store.entry("fonts", store.key(digest, REPORTLAB_VERSION, str(FORMAT)), suffix=".pickle")
 
 
 def load(name: str, data: bytes, digest: str) -> TTFont:
     """The font `name` made of `data` (whose sha256 is `digest`): from the cache when an entry
     is there, else parsed by ReportLab (and the entry written)."""
     entry = _entry(digest)
-    if entry is not None:
+    kept = store.read(entry)
+    if kept is not None:
         try:
-            return _restore(name, data, _unpickle(entry.read_bytes()))
-        except Exception:  # missing, truncated, another layout of ReportLab's objects
+            return _restore(name, data, _unpickle(kept))
+        except Exception:  # truncated, another layout of ReportLab's objects
             pass
     import io
 
     font = TTFont(name, io.BytesIO(data))
     if entry is not None:
         # a read-only home, or a ReportLab whose face holds something new: no cache
-        with contextlib.suppress(OSError, pickle.PicklingError, TypeError, AttributeError):
-            fsio.write_bytes(entry, pickle.dumps(_state(font), protocol=pickle.HIGHEST_PROTOCOL))
+        with contextlib.suppress(pickle.PicklingError, TypeError, AttributeError):
+            store.write(
+                "fonts", entry, pickle.dumps(_state(font), protocol=pickle.HIGHEST_PROTOCOL)
+            )
     return font
 
 

@@ -10,16 +10,14 @@ version, so it is kept, one file per template, with Jinja's own bytecode cache
 source digest and everything else above; the bucket's checksum and magic header are Jinja's.
 Nothing about a game's findings is kept: every command still renders and checks everything.
 
-The files live beside the content-model cache (model_cache.py), in the user's cache folder
-(`$PNP_CACHE_DIR/templates`, else `$XDG_CACHE_HOME/pnp/templates`, else
-`~/.cache/pnp/templates`), never in the project: marshalled code is code, so a project must not
-be able to hand pnp some. `PNP_CACHE_DIR=off` turns it off. A file that cannot be read back
+The files live in the user's cache folder (cache/store.py: its `templates` kind, its key scheme
+and its eviction rule), never in the project: marshalled code is code, so a project must not be
+able to hand pnp some. `PNP_CACHE_DIR=off` turns it off. A file that cannot be read back
 (truncated, corrupt, from another Python) is ignored and the template compiled afresh.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import sys
@@ -32,14 +30,12 @@ from jinja2.bccache import Bucket, FileSystemBytecodeCache
 from jinja2.environment import TemplateExpression
 from jinja2.parser import Parser
 
-KEEP = 4000  # compiled templates kept; past this the oldest half goes (designers edit texts)
+from generator.cache import store as user_cache
+from generator.limits import _FILE as limits_file
 
 
 def folder() -> Path | None:
-    from generator.load import model_cache
-
-    models = model_cache.folder()
-    return None if models is None else models.parent / "templates"
+    return user_cache.folder("templates")
 
 
 @lru_cache(maxsize=1)
@@ -48,10 +44,9 @@ def _stamp() -> str:
     and options), Jinja's version and the limits its filters enforce while folding constants."""
     import jinja2
 
-    from generator.limits import _FILE as limits_file
-    from generator.load.project import code_digest
-
-    h = hashlib.sha256(f"{code_digest()}\0{jinja2.__version__}\0{sys.version}\0".encode())
+    h = hashlib.sha256(
+        f"{user_cache.code_digest()}\0{jinja2.__version__}\0{sys.version}\0".encode()
+    )
     h.update(limits_file.read_bytes())
     return h.hexdigest()
 
@@ -63,38 +58,26 @@ class CompiledTemplates(FileSystemBytecodeCache):
     def __init__(self, directory: Path, kind: str) -> None:
         super().__init__(str(directory), "%s.jinja")
         self.kind = kind
-        self._written = 0
 
     def get_cache_key(self, name: str, filename: str | None = None) -> str:
-        text = f"{_stamp()}\0{self.kind}\0{name}\0{filename or ''}"
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:40]
+        return user_cache.key(_stamp(), self.kind, name, filename or "", length=40)
 
     def load_bytecode(self, bucket: Bucket) -> None:
         try:
             super().load_bytecode(bucket)
         except Exception:  # truncated or corrupt (pickle and marshal raise many kinds): compile
             bucket.reset()
+            return
+        if bucket.code is not None:  # a hit: a use, for the store's eviction rule
+            user_cache.used(Path(self._get_cache_filename(bucket)))
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         try:
             os.makedirs(self.directory, exist_ok=True)
-            if self._written % max(1, KEEP // 4) == 0:  # now and then (a watch loop runs long)
-                _prune(Path(self.directory))
-            self._written += 1
             super().dump_bytecode(bucket)
         except OSError:
-            pass  # a read-only or full disk: no cache, same results
-
-
-def _prune(directory: Path) -> None:
-    """Keep the folder bounded: past KEEP files, drop the oldest half (by modification time)."""
-    entries = [e for e in os.scandir(directory) if e.name.endswith(".jinja")]
-    if len(entries) <= KEEP:
-        return
-    entries.sort(key=lambda e: e.stat().st_mtime_ns)
-    for entry in entries[: len(entries) - KEEP // 2]:
-        with contextlib.suppress(OSError):
-            os.unlink(entry.path)
+            return  # a read-only or full disk: no cache, same results
+        user_cache.wrote("templates")  # the store's one eviction rule (cache/store.py)
 
 
 _STORES: dict[tuple, CompiledTemplates | None] = {}
@@ -102,9 +85,8 @@ _STORES: dict[tuple, CompiledTemplates | None] = {}
 
 def store(kind: str) -> CompiledTemplates | None:
     """The cache for one kind of environment, or None when caching is off. It follows the
-    environment variables that choose the folder (tests point PNP_CACHE_DIR elsewhere)."""
-    env = os.environ
-    key = (kind, env.get("PNP_CACHE_DIR"), env.get("XDG_CACHE_HOME"), env.get("HOME"))
+    folder the environment chooses (tests point PNP_CACHE_DIR elsewhere)."""
+    key = (kind, user_cache.root())
     try:
         return _STORES[key]
     except KeyError:

@@ -24,12 +24,17 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from generator import exports
 from generator.check import bleed, languages
+from generator.check.accepted import apply
 from generator.check.shapes import check_shapes
 from generator.errors import ContentError, Finding, rel
 from generator.i18n import drafts
+from generator.load import templating
 from generator.load.content import GameContent
+from generator.load.model import SHEET_SUFFIXES as SUFFIXES
 from generator.render.engine import FaceRenderer
+from generator.render.fonts import fontbook
 
 GameCheck = Callable[[GameContent], list[Finding]]
 CHECKS: dict[str, GameCheck] = {}
@@ -52,8 +57,6 @@ def check_game(content: GameContent, grouped: bool = True) -> list[Finding]:
 
     `grouped`: one finding per distinct problem (the terminal); False keeps one per face (the
     preview draws each on its own card)."""
-    from generator.check.accepted import apply
-
     findings: list[Finding] = []
     for check in CHECKS.values():
         findings += check(content)
@@ -130,8 +133,9 @@ def _weight(content: GameContent) -> int:
 
 def _warm(contents: list[GameContent]) -> None:
     """What every worker would otherwise load on its own: the check modules and the fonts."""
+    # Deferred for start-up time: `pnp render`'s face check needs neither (about 100 modules); the
+    # full check imports them here once, before its workers fork.
     from generator.check import consistency  # noqa: F401
-    from generator.render.fonts import fontbook
     from generator.rulebook import book as rulebook  # noqa: F401  # the rulebooks' dry run
 
     for project in {c.project for c in contents}:
@@ -157,8 +161,6 @@ def _one_per_art_file(findings: list[Finding]) -> list[Finding]:
 
 def export_findings(content: GameContent) -> list[Finding]:
     """What the game's chosen exports cannot do with its faces (a shop preset's sizes)."""
-    from generator import exports
-
     return exports.check(content)
 
 
@@ -182,6 +184,7 @@ def collapse(findings: list[Finding]) -> list[Finding]:
 
 
 def _consistency(content: GameContent) -> list[Finding]:
+    # Deferred for start-up time (about 30 ms): `pnp render`'s face check never runs it.
     from generator.check.consistency import validate_game
 
     return validate_game(content)
@@ -235,7 +238,6 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
 
 def _in_sheet(exc: ContentError, item, lang: str) -> None:
     """A missing translation in a spreadsheet's row is a cell to fill, not a YAML key to add."""
-    from generator.load.sheets import SUFFIXES
 
     if exc.code == "missing-language" and item.file.suffix.lower() in SUFFIXES:
         exc.hint = f"fill this row's cell in the field's '.{lang}' column (add the column if none)"
@@ -264,7 +266,6 @@ def check_face(content: GameContent, comp, item, lang: str, side: str) -> list[F
     found = _face(renderer, layout, ctx, w, h, _bleed(content, comp), info)
     for f in found:
         f.game = content.id
-    from generator.check.accepted import apply
 
     # Acceptances are applied as for the whole game; those this face does not use are not news.
     return [f for f in apply(content.dir, found, content.project.root, content.id) if f in found]
@@ -280,8 +281,6 @@ def _bleed(content: GameContent, comp) -> float:
 
 def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> list[Finding]:
     """Names printed on sheet labels (game title, component names) need glyphs too."""
-    from generator.load import templating
-
     face = renderer.fonts.label(lang)
     texts: list[tuple[str, Any, int | None, str | None, Any]] = [
         ("title", content.dir / "game.yaml", None, None, content.game.title)

@@ -22,7 +22,10 @@ from typing import Any
 from generator import session
 from generator.errors import ContentError, Finding, rel
 from generator.load.content import ComponentSpec, GameContent, ItemSpec
-from generator.render.boxes.base import Frame, Placed, Rect
+from generator.render import art
+from generator.render.boxes.base import Frame, Placed, Rect, bounds, colour
+from generator.render.boxes.image import art_path, svg_ctx
+from generator.render.boxes.line import ends
 from generator.render.boxes.walk import walk
 from generator.render.engine import FaceRenderer
 from generator.units import MM
@@ -93,9 +96,6 @@ def check(content: GameContent, bleed_of) -> list[Finding]:
 def _ink_rect(placed: Placed) -> Rect:
     """Where the box can put ink on the face (a line: between its ends, not its box)."""
     if placed.box.kind == "line":
-        from generator.render.boxes.base import bounds
-        from generator.render.boxes.line import ends
-
         x1, y1, x2, y2 = ends(placed)
         rule = Rect(min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1))
         return bounds(placed.frame.to_face, rule)
@@ -130,9 +130,6 @@ def _signature(renderer: FaceRenderer, placed: Placed) -> list[Any]:
                 value = repr(value)
         sig.append((name, value))
     if box.kind == "svg":  # the SVG as its template makes it for this item
-        from generator.render import art
-        from generator.render.boxes.image import art_path, svg_ctx
-
         try:
             path = art_path(renderer, box, ctx)
             text = art.svg_source(path, svg_ctx(renderer, box.params, ctx))
@@ -181,8 +178,6 @@ def _face(
 
 
 def _paper_like(value: str) -> bool:
-    from generator.render.boxes.base import colour
-
     c = colour(value)
     return min(c.red, c.green, c.blue) * 255 >= PAPER
 
@@ -205,8 +200,6 @@ def _sample(
 ) -> tuple[str, str] | None:
     import pypdfium2 as pdfium
     from reportlab.pdfgen.canvas import Canvas
-
-    from generator.render.boxes.base import colour
 
     w, h, bleed = frame.w, frame.h, frame.bleed
     buffer = io.BytesIO()

@@ -34,12 +34,12 @@ from functools import lru_cache
 from generator.check import text as rtext
 from generator.check.game import GameView
 from generator.check.numbers import Number, find_numbers
-from generator.check.terms import TermIndex, TermMatch, index
-from generator.check.text import WORD as _WORD
 from generator.check.text import stopwords
 from generator.check.text import units as _units
 from generator.errors import Finding
 from generator.load import languages
+from generator.load.language_guess import WORD as _WORD
+from generator.load.terms import TermIndex, TermMatch, index
 from generator.load.yamlload import read_text
 
 

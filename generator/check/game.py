@@ -15,6 +15,7 @@ from pathlib import Path
 
 from generator.errors import ContentError, Finding, rel
 from generator.load.content import GameContent
+from generator.load.glossary import load_glossary
 
 
 @dataclass
@@ -37,8 +38,6 @@ class GameView:
 
     @cached_property
     def glossary(self):
-        from generator.load.glossary import load_glossary
-
         try:
             return load_glossary(self.content.dir)
         except ContentError as exc:

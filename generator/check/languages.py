@@ -20,6 +20,7 @@ from typing import Any
 
 from generator.errors import ContentError, Finding, rel
 from generator.load.content import GameContent
+from generator.load.layouts import game_store
 
 _CODE = re.compile(r"^[a-z]{2,3}(-[a-z]{2})?$")
 _ISO = re.compile(r"^[a-z]{2}$")
@@ -88,8 +89,6 @@ def check(content: GameContent) -> list[Finding]:
 
 def _layouts(content: GameContent, layouts: dict[str, tuple[str, Path]], visit) -> list[Finding]:
     """Text written in layouts (a per-language `text:`) is per-language text too."""
-    from generator.load.layouts import game_store
-
     layout_store = game_store(content.project, content.dir)
     out: list[Finding] = []
     done: set[str] = set()
@@ -110,8 +109,8 @@ def _layouts(content: GameContent, layouts: dict[str, tuple[str, Path]], visit) 
                 value = getattr(box, field, None)
                 if isinstance(value, dict):
                     visit(value, file, line, {"box": label})
-            sub = getattr(box, "layout", None)
-            if box.kind == "repeat" and sub:
+            sub = box.nested_layout()
+            if sub:
                 pending.append(sub)
     return out
 

@@ -20,12 +20,15 @@ from generator.check.game import GameView
 from generator.errors import ContentError, Finding
 from generator.load.rules_source import RulesSource, Section
 from generator.load.yamlload import load_yaml, read_text
+from generator.render.fonts import fontbook
 
 # A section has a figure when it draws a face or a board, or shows an image.
 FIGURE = re.compile(r"\{\{[^}]*\b(?:figure|board|scene)\s*\(|!\[[^\]]*\]\(")
 
 
 def check(view: GameView) -> list[Finding]:
+    # Deferred for start-up time: WeasyPrint (about 80 more modules), only for a game with
+    # rulebooks.
     from generator.rulebook import book as rulebook
 
     content = view.content
@@ -47,7 +50,8 @@ def _glyphs(view: GameView, run) -> list[Finding]:
     """Every character a rulebook prints against the faces its CSS lists (the language's fonts,
     then the scripts' fallback faces): one finding per source line that has characters none of
     them covers, so WeasyPrint never fills in from a system font."""
-    from generator.render.fonts import fontbook
+    # Deferred for start-up time: WeasyPrint (about 80 more modules), only for a game with
+    # rulebooks.
     from generator.rulebook import book as rulebook
 
     try:

@@ -21,15 +21,17 @@ import re
 from collections import Counter
 
 from generator.check.game import GameView
-from generator.check.language_guess import guess
-from generator.check.terms import index
-from generator.check.text import plain
+from generator.check.numbers import find_numbers
 from generator.check.translations import _numbers, _terms
 from generator.errors import ContentError, Finding
+from generator.i18n import drafts, tracking
 from generator.i18n import segments as seg_mod
-from generator.i18n import tracking
+from generator.i18n.po import _check_placeholders, expressions, protect
 from generator.i18n.segments import Segment, strip_jinja
 from generator.load import languages
+from generator.load.language_guess import guess
+from generator.load.rules_source import plain
+from generator.load.terms import index
 
 ICON = re.compile(r"(?<![\w:]):([a-z][a-z0-9_-]*):(?![\w:])")
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)]*)\)")
@@ -67,7 +69,6 @@ def check(view: GameView) -> list[Finding]:
         for st in tracking.states(content, segments, record)
         if st.status == "missing"
     }
-    from generator.i18n import drafts
 
     # a draft is work in progress (a `{complete: 90%}` language only while under its threshold)
     declared_drafts = drafts.drafts(content)
@@ -163,7 +164,6 @@ def pair(
 def _unnamed(text: str, other: str, lang: str) -> str:
     """The text without number words that the other side writes the same way: a name (en
     "Sub Zero" next to es "Sub Zero"), not a count."""
-    from generator.check.numbers import find_numbers
 
     folded = other.casefold()
     for n in reversed(find_numbers(text, lang)):
@@ -225,7 +225,6 @@ def _markup(
 
 
 def _placeholders(a: str, b: str, label: str, line: int | None, where: dict) -> list[Finding]:
-    from generator.i18n.po import _check_placeholders, expressions, protect
 
     exprs = expressions(a)
     if not exprs and not expressions(b):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from generator.errors import ContentError, Finding, rel
 from generator.load.content import GameContent
 from generator.load.shapes import Point
+from generator.render.boxes import KINDS
 from generator.render.boxes.base import Frame, bounds, multiply
 from generator.render.boxes.text import extent, fit_text
 from generator.render.boxes.walk import walk
@@ -40,10 +41,11 @@ def check_shapes(content: GameContent, renderer: FaceRenderer) -> list[Finding]:
             frame = Frame(item.layout, renderer.context(comp, item), w, h, 0.0, where, face=(w, h))
             for placed in walk(renderer, frame, _ignore):  # broken boxes: the render checks say
                 box = placed.box
-                if box.bleed or box.kind not in ("text", "image", "svg"):
+                draws = KINDS[box.kind].draws  # art and text keep inside the safe area
+                if box.bleed or draws == "paint":
                     continue
                 try:
-                    if box.kind == "text":
+                    if draws == "text":
                         fitted, faces = fit_text(renderer, box, placed.rect, placed.ctx)
                         ink = extent(fitted, faces, box, placed.rect)
                         if ink is None:
@@ -60,7 +62,7 @@ def check_shapes(content: GameContent, renderer: FaceRenderer) -> list[Finding]:
                     finding = placed.finding(
                         "warning",
                         "outside-shape",
-                        f"{'text' if box.kind == 'text' else 'art'} reaches outside the "
+                        f"{draws} reaches outside the "
                         f"{outline.name}'s safe area ({safe / MM:g} mm inside the cut)",
                         hint="move it towards the centre, make it smaller, or set print.shape_safe",
                     )

@@ -13,15 +13,14 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from generator.check.terms import normalize
 from generator.load import languages
-from generator.load.rules_source import JINJA, LIST_ITEM, Section
+from generator.load.rules_source import LIST_ITEM, Section, plain
+from generator.load.terms import normalize
 
 # The labels of translator's notes, unit words and stopwords are language data
 # (templates/languages/<code>.yaml).
 NOTE = languages.note_pattern()
 _NOTE_INLINE = re.compile(NOTE.pattern.replace("^", "", 1) + ".*$", re.IGNORECASE | re.DOTALL)
-WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 
 def stopwords(lang: str) -> frozenset[str]:
@@ -34,20 +33,6 @@ def units(lang: str) -> re.Pattern:
     counts with counters, so these are not compared between translations either."""
     words = languages.get(lang).units or "(?!)"
     return re.compile(rf"(?:{words})(?![\w])", re.IGNORECASE)
-
-
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
-_HTML = re.compile(r"<[^>]{1,200}>")
-
-
-def plain(text: str) -> str:
-    """Markdown text as words: no emphasis, links reduced to their text, no Jinja."""
-    text = JINJA.sub(" ", text)
-    text = _LINK.sub(r"\1", text)
-    text = _HTML.sub(" ", text)
-    text = _EMPHASIS.sub("", text)
-    return text
 
 
 @dataclass

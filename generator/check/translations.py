@@ -22,12 +22,12 @@ from collections import Counter
 from generator.check import text as rtext
 from generator.check.game import GameView
 from generator.check.numbers import find_numbers
-from generator.check.terms import TermIndex, TermMatch, index
-from generator.check.text import WORD as _WORD
 from generator.check.text import stopwords
 from generator.check.text import units as _units
 from generator.errors import Finding
+from generator.load.language_guess import WORD as _WORD
 from generator.load.rules_source import RulesSource, Section
+from generator.load.terms import TermIndex, TermMatch, index
 
 IGNORED_NUMBERS = frozenset({1})
 

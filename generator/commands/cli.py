@@ -10,7 +10,6 @@ import atexit
 import contextlib
 import gc
 import json
-import math
 import os
 import re
 import sys
@@ -19,7 +18,9 @@ import time
 from pathlib import Path
 from typing import NoReturn
 
-from generator.errors import ContentError
+from generator import session
+from generator.errors import ContentError, Finding, rel
+from generator.units import parse_offset
 
 EXIT_OK, EXIT_FINDINGS, EXIT_CANNOT_RUN = 0, 1, 2
 EXIT_BROKEN_PIPE = 128 + 13  # what a shell reports for a command a closed pipe stopped (SIGPIPE)
@@ -132,6 +133,20 @@ def _parser() -> argparse.ArgumentParser:
     _playtest_parsers(sub)
     _project_parsers(sub)
 
+    ch = sub.add_parser(
+        "cache", help="what pnp keeps between commands (info), and forgetting it (clear)"
+    )
+    csub = ch.add_subparsers(dest="action", required=True)
+    ci = csub.add_parser("info", help="what the user cache folder and this project keep, and where")
+    ci.add_argument("--format", choices=["text", "json"], default="text")
+    cc = csub.add_parser("clear", help="empty the user cache folder (never changes an output)")
+    cc.add_argument(
+        "kinds",
+        nargs="*",
+        metavar="KIND",
+        help="only these kinds (models, digests, fonts, templates)",
+    )
+
     sc = sub.add_parser("schema", help="write JSON Schemas of the content files, for editors")
     sc.add_argument("--out", type=Path, default=Path("schema"), help="folder (default: ./schema)")
     return p
@@ -162,6 +177,8 @@ def _changed_since_option(pr) -> None:
 
 def _record_built(project, contents) -> None:
     """Keep what each game was built from: `pnp diff` compares with it by default."""
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.build.faceprints import save_snapshot
 
     for content in contents:
@@ -169,12 +186,16 @@ def _record_built(project, contents) -> None:
 
 
 def cmd_diff(project, args) -> int:
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.commands.diff import diff_command
 
     return diff_command(project, args)
 
 
 def cmd_changed_since(project, args) -> int:
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.commands.reprint import reprint_command
 
     return reprint_command(project, args)
@@ -258,6 +279,8 @@ def _project_parsers(sub) -> None:
 
 
 def cmd_init(args) -> int:
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.commands.init import init_project
     from generator.commands.starter import new_game
 
@@ -266,8 +289,6 @@ def cmd_init(args) -> int:
     print(f"pnp init: {shown}: {', '.join(written)}")
     if args.game:
         langs = [lang.strip() for lang in args.langs.split(",") if lang.strip()]
-        from generator import session
-
         with session.new():
             folder, notes = new_game(project, args.game, langs)
         print(f"pnp new: {folder.relative_to(project.root)}/")
@@ -280,6 +301,8 @@ def cmd_init(args) -> int:
 
 
 def cmd_templates(project, args) -> int:
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.commands.init import eject, list_templates
 
     if args.templates_command == "list":
@@ -292,6 +315,8 @@ def cmd_templates(project, args) -> int:
 
 
 def cmd_import_sheet(project, args) -> int:
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.commands.import_sheet import import_sheet
 
     written, notes = import_sheet(project, Path(args.file), args.game, args.component, args.sheet)
@@ -306,6 +331,8 @@ def cmd_import_sheet(project, args) -> int:
 
 
 def cmd_watch(project, args) -> int:
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.commands.watch import watch
 
     games = project.game_ids()
@@ -322,10 +349,14 @@ def cmd_watch(project, args) -> int:
 
 
 def cmd_preview(project, args) -> int:
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.commands.preview import write_preview
 
     status = EXIT_OK
     for content in _load(project, args.games):
+        # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+        # command needs these.
         from generator.check import check_game
 
         findings = check_game(content, grouped=False)  # each face shows its own findings
@@ -338,6 +369,8 @@ def cmd_preview(project, args) -> int:
 
 
 def cmd_new(project, args) -> int:
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.commands.starter import new_game
 
     langs = [lang.strip() for lang in args.langs.split(",") if lang.strip()]
@@ -350,6 +383,8 @@ def cmd_new(project, args) -> int:
 
 
 def cmd_render(project, args) -> int:
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.build.run import Options, settings_for
     from generator.commands.face import face_findings, find_face, save_face
 
@@ -377,8 +412,6 @@ def cmd_render(project, args) -> int:
     except ContentError as exc:  # the face cannot be drawn: say where, as `pnp check` does
         drawn = False
         if not any(f.severity == "error" for f in findings):
-            from generator.errors import Finding
-
             findings.append(Finding.from_error(exc, content.id, root=project.root))
     for f in findings:
         print(f.format())
@@ -388,25 +421,6 @@ def cmd_render(project, args) -> int:
         return EXIT_FINDINGS
     print(f"{out}: {face}; {len(findings)} finding(s)")
     return EXIT_FINDINGS if any(f.severity == "error" and not f.accepted for f in findings) else 0
-
-
-def _offset(text: str | None):
-    from generator.limits import LIMITS
-
-    if text is None:
-        return None
-    biggest = LIMITS.lengths.offset_max
-    try:
-        x, y = (float(v) for v in text.split(","))
-        if not all(math.isfinite(v) and abs(v) <= biggest for v in (x, y)):
-            raise ValueError
-        return (x, y)
-    except ValueError:
-        raise ContentError(
-            f"--back-offset '{text}' is not X,Y in mm, each between -{biggest} and {biggest}",
-            code="usage",
-            hint="e.g. --back-offset 0.5,-0.3",
-        ) from None
 
 
 def _stacks_on_request() -> None:
@@ -434,6 +448,8 @@ _ONE_SHOT = False
 
 
 def _load(project, names):
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.load.content import load_game
 
     ids = names or project.game_ids()
@@ -453,6 +469,8 @@ def _load(project, names):
 
 
 def _check(contents):
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.check import check_games
 
     return check_games(contents)
@@ -460,6 +478,8 @@ def _check(contents):
 
 def _print_findings(findings, stream=None, show_accepted: bool = False) -> None:
     stream = stream or sys.stdout  # looked up at call time: tests capture it
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.check.accepted import finding_id
 
     by_game: dict[str, list] = {}
@@ -499,6 +519,8 @@ def cmd_check(project, args) -> int:
     contents = _load(project, args.games)
     findings = _check(contents)
     if args.format == "json":
+        # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+        # command needs these.
         from generator.check.accepted import finding_id
 
         print(
@@ -520,6 +542,8 @@ def cmd_check(project, args) -> int:
 def cmd_print(project, args) -> int:
     import hashlib
 
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.build import run as build
     from generator.build import stamp as kit_stamp
 
@@ -532,7 +556,7 @@ def cmd_print(project, args) -> int:
     options = build.Options(
         papers=args.paper,
         duplex=args.duplex,
-        back_offset=_offset(args.back_offset),
+        back_offset=parse_offset(args.back_offset),
         one_per_page=args.one_per_page,
         exports=args.export,
         force=args.force,
@@ -545,6 +569,8 @@ def cmd_print(project, args) -> int:
             _say_built(project, 0, unchanged, started)
             return EXIT_OK
         contents = _load(project, args.games)
+        # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+        # command needs these.
         from generator.build.keys import check_key
 
         # Check first, and stop before writing anything if there are errors. A passing check is
@@ -591,6 +617,8 @@ def _stamps(project, names, options) -> tuple[dict[str, str], int | None]:
     stamp its kit once built; and, without --force, the kits' target count when every stamp
     says nothing changed since their last whole-kit build (else None). Nothing is loaded or
     imported to find out (kit_stamp)."""
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.build import run as build
     from generator.build import stamp as kit_stamp
 
@@ -615,6 +643,8 @@ def _say_built(project, built: int, total: int, started: float) -> None:
 
 def _skip_broken_drafts(contents, findings) -> None:
     """A draft language with errors is skipped, with a notice; the others still build."""
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.i18n import drafts
 
     for content in contents:
@@ -629,12 +659,16 @@ def _skip_broken_drafts(contents, findings) -> None:
 
 
 def cmd_i18n(project, args) -> int:
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.commands import i18n as commands
 
     return commands.run(project, args, _load, _check, _print_findings)
 
 
 def cmd_calibrate(project, args) -> int:
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.commands.calibrate import write_calibration
 
     out_dir = args.out or project.output / "calibration"
@@ -650,6 +684,8 @@ def cmd_calibrate(project, args) -> int:
 def cmd_schema(project, args) -> int:
     import pydantic
 
+    # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+    # command needs these.
     from generator.check.accepted import AcceptedFile
     from generator.check.i18n import SyncSchema
     from generator.load import model
@@ -721,6 +757,8 @@ def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     root = args.root.resolve() if args.root else None  # findings name files relative to it
     try:
+        # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only this
+        # command needs these.
         from generator.load.project import Project, find_project
 
         if args.command == "init":  # makes the project: none to find first
@@ -729,9 +767,21 @@ def main(argv=None) -> int:
             raise ContentError(
                 "--root is not a folder", args.root, code="usage", hint="give the project folder"
             )
+        if args.command == "cache":  # the user's cache folder: a project is optional
+            # Deferred for start-up time: cli loads about 100 modules (--help, usage errors); only
+            # this command needs these.
+            from generator.commands import cache
+
+            found = None
+            if args.root:
+                found = Project(args.root.resolve())
+            else:
+                with contextlib.suppress(ContentError):
+                    found = find_project()
+            with session.new():
+                return cache.run(found, args)
         project = Project(args.root.resolve()) if args.root else find_project()
         root = project.root
-        from generator import session
 
         command = {
             "print": cmd_print,
@@ -755,8 +805,6 @@ def main(argv=None) -> int:
         if args.debug:
             raise
         if getattr(args, "format", None) == "json":
-            from generator.errors import Finding
-
             finding = Finding.from_error(exc, root=root)
             print(json.dumps([finding.as_dict()], ensure_ascii=False))
         print(f"pnp: error: {exc.format(root)}", file=sys.stderr)
@@ -769,7 +817,6 @@ def main(argv=None) -> int:
     except OSError as exc:  # file-system state (a full disk, a read-only folder): name the path
         if args.debug:
             raise
-        from generator.errors import rel
 
         where = f"{rel(exc.filename)}: " if getattr(exc, "filename", None) else ""
         print(f"pnp: error: {where}cannot read or write ({exc.strerror or exc})", file=sys.stderr)

@@ -31,6 +31,7 @@ from generator.errors import ContentError
 from generator.load import languages
 from generator.load.content import GameContent, load_game
 from generator.load.project import Project
+from generator.render.engine import FaceRenderer
 
 PICTURE_DPI = 110
 
@@ -305,7 +306,6 @@ def write_page(changes: Changes, folder: Path) -> Path:
         shutil.rmtree(folder)
     pictures = folder / "faces"
     pictures.mkdir(parents=True)
-    from generator.render.engine import FaceRenderer
 
     body = [
         f"<header><h1>{html.escape(changes.game)}: what changed since "

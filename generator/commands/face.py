@@ -12,8 +12,12 @@ from dataclasses import dataclass
 from difflib import get_close_matches
 from pathlib import Path
 
+from generator.check import check_face
 from generator.errors import ContentError, Finding, rel
+from generator.fsio import write_bytes
 from generator.load.content import ComponentSpec, GameContent, ItemSpec
+from generator.load.shapes import clip_to
+from generator.render.engine import FaceRenderer
 
 SIDES = ("front", "back")
 
@@ -76,9 +80,6 @@ def face_pdf(content: GameContent, ref: FaceRef, bleed_pt: float) -> bytes:
     """The face as a one-page PDF: trim plus bleed, with TrimBox and BleedBox."""
     from reportlab.pdfgen.canvas import Canvas
 
-    from generator.load.shapes import clip_to
-    from generator.render.engine import FaceRenderer
-
     renderer = FaceRenderer(content, ref.lang)
     w, h = ref.comp.size_pt
     size = (w + 2 * bleed_pt, h + 2 * bleed_pt)
@@ -127,16 +128,12 @@ def rasterise(pdf_bytes: bytes, dpi: float):
 def face_findings(content: GameContent, ref: FaceRef) -> list[Finding]:
     """What `pnp check` says about this face (render-level findings, this language), less
     what accepted.yaml accepts."""
-    from generator.check import check_face
-
     found = check_face(content, ref.comp, ref.item, ref.lang, ref.side)
     return [f for f in found if not f.accepted]
 
 
 def save_face(content: GameContent, ref: FaceRef, out: Path, dpi: float, bleed_pt: float) -> Path:
     """Write the face to `out`: PDF when it ends in .pdf, PNG otherwise (atomic)."""
-    from generator.fsio import write_bytes
-
     pdf = face_pdf(content, ref, bleed_pt)
     if out.suffix.lower() == ".pdf":
         write_bytes(out, pdf)

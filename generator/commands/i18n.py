@@ -8,11 +8,16 @@ from pathlib import Path
 
 import yaml
 
-from generator.errors import ContentError
+from generator.check.segments import pair
+from generator.commands.i18n_context import write_pictures
+from generator.errors import ContentError, Finding
 from generator.fsio import write_bytes as atomic_write
 from generator.i18n import drafts, po, tracking
 from generator.i18n.segments import all_segments, source_language
 from generator.load import languages
+from generator.load.content import GameContent
+from generator.load.glossary import load_glossary
+from generator.load.terms import index
 from generator.load.yamlload import read_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_CANNOT_RUN = 0, 1, 2
@@ -232,8 +237,6 @@ def export(project, args, load) -> int:
     print(f"{content.id}: {len(catalogue)} entries ({empty} untranslated, {fuzzy} fuzzy) -> {out}")
     context = getattr(args, "context", None)
     if context is not None:
-        from generator.i18n.context import write_pictures
-
         pictures = write_pictures(
             content, lang or source_language(content), all_segments(content), context
         )
@@ -255,6 +258,7 @@ def import_(project, args, load, print_findings) -> int:
     if lang not in content.languages:
         raise _not_a_language([content], lang)
     result = po.import_po(content, lang, args.po, accept_old=getattr(args, "accept_old", False))
+    result.findings += _integrity(content, lang, result.edits, args.po)
     for path in result.written:
         print(f"  wrote {path.relative_to(project.root)}")
     skipped = result.errors
@@ -348,3 +352,29 @@ def _add_language(text: str, lang: str, path: Path) -> str:
     newline = text.find("\n", end)
     at = len(text) if newline < 0 else newline
     return text[:at] + f"\n{indent}- {{{lang}: draft}}" + text[at:]
+
+
+def _integrity(
+    content: GameContent, lang: str, edits: list[po.Edit], po_path: Path
+) -> list[Finding]:
+    """The checks `pnp check` makes on every translation (numbers, glossary swaps, markup,
+    placeholders), on each entry applied: warnings naming the PO entry. They are applied all
+    the same (a difference may be meant: accepted.yaml), and `pnp check` keeps reporting them."""
+    source = source_language(content)
+    try:
+        glossary = load_glossary(content.dir)
+    except ContentError:
+        glossary = None
+    indexes = {}
+    if glossary is not None:
+        indexes = {source: index(glossary, source), lang: index(glossary, lang)}
+    out = []
+    for e in edits:
+        if not e.changed:
+            continue
+        where = dict(file=str(po_path), lang=lang, key=e.segment.ctx)
+        for f in pair(e.segment, source, lang, e.text, indexes, e.line, where):
+            f.severity = "warning"
+            f.message = f"entry '{e.segment.ctx}' (applied): " + f.message.split(": ", 1)[-1]
+            out.append(f)
+    return out

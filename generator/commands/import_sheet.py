@@ -19,6 +19,8 @@ import yaml
 
 from generator.errors import ContentError
 from generator.load import sheets
+from generator.load.content import load_game_yaml
+from generator.load.model import ID_RE, SHEET_SUFFIXES
 from generator.load.project import Project
 
 MAX_FIELDS = 30  # one card shows this many lines at 6 pt at least; more is a deck to design
@@ -33,8 +35,6 @@ def import_sheet(
     sheet_name: str | None = None,
 ) -> tuple[list[Path], list[str]]:
     """Write the component and its layout. Returns the files written and notes for the user."""
-    from generator.load.content import load_game_yaml
-    from generator.load.model import ID_RE
 
     game = _game(project, game)
     game_dir = project.game_dir(game)
@@ -47,12 +47,12 @@ def import_sheet(
     source = Path(name)
     if not source.is_file():
         raise ContentError("no such spreadsheet", source, code="usage")
-    if not source.name.lower().endswith(sheets.SUFFIXES):
+    if not source.name.lower().endswith(SHEET_SUFFIXES):
         raise ContentError(
             "not a spreadsheet",
             source,
             code="usage",
-            hint="pnp reads " + ", ".join(sheets.SUFFIXES),
+            hint="pnp reads " + ", ".join(SHEET_SUFFIXES),
         )
     comp_id = component or re.sub(r"[^a-z0-9_-]+", "-", source.stem.lower()).strip("-_")
     if not re.fullmatch(ID_RE, comp_id) or len(comp_id) > 64:

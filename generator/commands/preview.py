@@ -16,7 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.errors import ContentError, Finding
+from generator.fsio import write_bytes
+from generator.load import templating
 from generator.load.content import ComponentSpec, GameContent
+from generator.load.layouts import game_store
+from generator.rulebook.figures import FaceCache, world_digest
 
 THUMB_PX = 360  # picture width in pixels; shown at about half size, full size when enlarged
 
@@ -37,7 +41,6 @@ def _box_rect_pct(content: GameContent, comp: ComponentSpec, layout: str, box: s
     """The box's rectangle in % of the face (top-left origin), or None when not a plain box."""
     if not box or "/" in box or "[" in box:
         return None
-    from generator.load.layouts import game_store
 
     try:
         found = game_store(content.project, content.dir).get(layout)
@@ -91,8 +94,6 @@ def _pdf_links(content: GameContent, folder: Path) -> dict[str, list[tuple[str, 
 
 def collect(content: GameContent, findings: list[Finding], folder: Path) -> dict:
     """Every face of every component in every language, drawn (cached) into `folder`."""
-    from generator.rulebook.figures import FaceCache, world_digest
-
     faces_dir = folder / "faces"
     world = world_digest(content)
     by_face: dict[tuple, list[Finding]] = {}
@@ -228,8 +229,6 @@ def render_html(
     links: dict[str, list[tuple[str, str]]],
     error: str | None = None,
 ) -> str:
-    from generator.load import templating
-
     manifest_counts: dict[str, int] = {}
     if content.manifest is not None:
         for k, v in content.manifest.components.items():
@@ -313,8 +312,6 @@ def render_html(
 
 def write_preview(content: GameContent, findings: list[Finding], error: str | None = None) -> Path:
     """Draw (or reuse) every face and write output/<game>/preview/index.html. Returns its path."""
-    from generator.fsio import write_bytes
-
     folder = content.project.output / content.id / "preview"
     views = collect(content, findings, folder)
     page = render_html(content, views, findings, _pdf_links(content, folder), error)
@@ -325,8 +322,6 @@ def write_preview(content: GameContent, findings: list[Finding], error: str | No
 
 def write_error_page(folder: Path, game: str, error: str) -> Path:
     """When the game does not even load: a page that says why (watch keeps running)."""
-    from generator.fsio import write_bytes
-
     page = (
         "<!doctype html><html><head><meta charset='utf-8'><title>pnp preview: error</title>"
         f"<style>{_STYLE}</style></head><body data-first-lang=''><header><h1>{_e(game)}</h1>"

@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
+from generator.render.boxes import ORDER
 from generator.units import MM, Length
 
 LENGTH = "length"  # units explained once, in the introduction
@@ -128,8 +129,6 @@ def model_table(cls: type[BaseModel], lines: list[str], seen: set[str], heading:
 
 
 def box_kinds(lines: list[str], seen: set[str]) -> None:
-    from generator.render.boxes import ORDER
-
     lines += ["## Box kinds", ""]
     lines += [
         "Every box has the keys of BoxBase below; each kind adds its own. `kind:` names the kind.",

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from generator import exports, fsio
 from generator.build import run as build
+from generator.build.guide import texts
 from generator.commands.diff import Changes, baseline, compare, summary
 from generator.impose import entries, faces, packed_sheets
 from generator.load import templating
@@ -31,6 +32,7 @@ from generator.load.content import GameContent, load_game
 from generator.load.project import Project
 from generator.load.sizes import paper_size
 from generator.render.engine import FaceRenderer
+from generator.units import parse_offset
 
 FORMAT = "changes"
 # The exports that get a changes equivalent, and its manifest format.
@@ -65,12 +67,10 @@ def reprint_command(project: Project, args) -> int:
 
 def _options(args) -> build.Options:
     """The print options that shape the files: papers, duplex, back offset and exports."""
-    from generator.commands.cli import _offset
-
     return build.Options(
         papers=args.paper,
         duplex=getattr(args, "duplex", None),
-        back_offset=_offset(getattr(args, "back_offset", None)),
+        back_offset=parse_offset(getattr(args, "back_offset", None)),
         one_per_page=getattr(args, "one_per_page", None),
         exports=getattr(args, "export", None),
     )
@@ -208,7 +208,6 @@ def _first_page(
     content: GameContent, lang: str, paper: str, since: str, replace, removed, out: Path
 ) -> None:
     """Page 1: what to take out of the box and what goes in instead."""
-    from generator.build.guide import texts
 
     renderer = FaceRenderer(content, lang)
     W, H = paper_size(content.project, paper)

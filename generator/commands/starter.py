@@ -154,6 +154,8 @@ def _record_reviewed(project: Project, game: str, langs: list[str]) -> None:
     the starter's own translations look unreviewed."""
     if len(langs) < 2:
         return  # nothing translated: nothing to track yet
+    # Deferred for start-up time (about 0.3 s): only a starter in two or more languages records its
+    # translations.
     from generator.i18n import tracking
     from generator.i18n.segments import all_segments
     from generator.load.content import load_game

@@ -19,7 +19,17 @@ from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from generator import session
+
+# `pnp watch` is the only importer: a cycle needs all of these, and importing them here, once,
+# before the first forked cycle, lets every cycle start warm.
+from generator.build import run as build
+from generator.check import check_game
+from generator.commands.preview import write_error_page, write_preview
+from generator.errors import ContentError
+from generator.load.content import load_game
 from generator.load.project import Project
+from generator.render import engine  # noqa: F401
 
 HOST = "127.0.0.1"  # never another interface: the preview is the designer's own
 
@@ -87,12 +97,6 @@ def cycle(root: str, game: str, jobs: int, refreshed=lambda: None) -> int:
 
     `refreshed()` is called after each preview is written: the faces show within a second or
     two of a save, before the slower PDFs are rebuilt. Returns 0, 1 (errors) or 2."""
-    from generator.build import run as build
-    from generator.check import check_game
-    from generator.commands.preview import write_error_page, write_preview
-    from generator.errors import ContentError
-    from generator.load.content import load_game
-
     project = Project(Path(root))
     started = time.monotonic()
     try:
@@ -175,8 +179,6 @@ def _die_with_parent() -> None:
 
 
 def _child(root: str, game: str, jobs: int, send) -> None:
-    from generator import session
-
     _die_with_parent()
     try:
         with session.new():  # a cycle is one command: nothing cached from the watcher's past
@@ -189,20 +191,10 @@ def _child(root: str, game: str, jobs: int, send) -> None:
     sys.exit(code)
 
 
-def _warm_imports() -> None:
-    """Import what a cycle needs once, here, so every forked cycle starts warm."""
-    import generator.build.run
-    import generator.check
-    import generator.commands.preview
-    import generator.load.content
-    import generator.render.engine  # noqa: F401
-
-
 def watch(project: Project, game: str, port: int, jobs: int, once: bool = False) -> int:
     """Build and preview `game`, then again after every change under its folder or templates/."""
     from watchfiles import watch as watch_files
 
-    _warm_imports()
     folder = project.output / game
     (folder / "preview").mkdir(parents=True, exist_ok=True)
     reloads = Reloads()

@@ -3,7 +3,8 @@
 The build asks each selected exporter which files it will write for a game and language
 (`plan`), schedules those jobs, and has the exporter write them (`write`). To add a format,
 write a module with a class that has `name`, `plan` and `write` (see base.py) and add it to
-FORMATS below (the content model's list of formats is made from it).
+FORMATS below and its name to the content model's EXPORT_FORMATS (load/model.py; the two
+must agree, which importing this package checks).
 """
 
 from __future__ import annotations
@@ -11,7 +12,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from generator.errors import ContentError, Finding
+from generator.exports import presets
 from generator.exports.base import ExportContext, Exporter, Job, Outputs
+from generator.load.model import EXPORT_FORMATS, ExportSpec
 
 if TYPE_CHECKING:
     from generator.load.content import GameContent
@@ -27,6 +31,12 @@ FORMATS: dict[str, str] = {
     "ink-saver": "generator.exports.ink_saver:InkSaver",
 }
 
+if tuple(FORMATS) != EXPORT_FORMATS:  # a format added to one list and not the other
+    raise RuntimeError(
+        f"generator/exports FORMATS {tuple(FORMATS)} and the content model's EXPORT_FORMATS "
+        f"{EXPORT_FORMATS} must name the same formats in the same order"
+    )
+
 __all__ = ["FORMATS", "ExportContext", "Exporter", "Job", "Outputs", "exporter", "selected"]
 
 
@@ -38,8 +48,6 @@ def exporter(name: str) -> Exporter:
 def effective(settings: PrintSettings) -> list[ExportSpec]:
     """A print block's exports; without `exports:`, what older content meant: sheets, plus
     print-shop files when `one_per_page` is true."""
-    from generator.load.model import ExportSpec
-
     if settings.exports is not None:
         return list(settings.exports)
     names = ["sheets"] + (["print-shop"] if settings.one_per_page else [])
@@ -75,9 +83,6 @@ def selected(
 def check(content: GameContent) -> list:
     """Findings about the exports a game asks for: unknown components named in an export,
     and faces a png preset cannot take (presets.py)."""
-    from generator.errors import ContentError, Finding
-    from generator.exports import presets
-
     findings = []
     known = {c.id for c in content.components}
     specs = list(content.game.print.exports or [])

@@ -18,7 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.exports.base import ExportContext, Job, Outputs
 from generator.exports.sheets import plan_sheets, write_packed
 from generator.impose import sheets
-from generator.render.boxes import Layout
+from generator.render.boxes import KINDS, Layout
 
 LARGE = 0.12  # share of the face's area from which a fill counts as a background
 KEEP = 0.12  # share of the colour a lightened fill keeps (the rest is paper white)
@@ -91,7 +91,7 @@ class InkHooks:
         box, (_, _, w, h), depth = cur
         if box == "background":
             return self.layout is not None and self.layout.background_ink == "lighten"
-        if box.kind in ("image", "svg", "text"):
+        if KINDS[box.kind].draws != "paint":  # art is washed, text kept (the kind says which)
             return False
         if box.ink != "auto":
             return box.ink == "lighten"
@@ -102,7 +102,7 @@ class InkHooks:
         if cur is None or cur[0] == "background":
             return False
         box, (_, _, w, h), depth = cur
-        if box.kind not in ("image", "svg"):
+        if KINDS[box.kind].draws != "art":
             return False
         if box.ink != "auto":
             return box.ink == "lighten"
@@ -204,7 +204,7 @@ class InkSaverCanvas(Canvas):
     def beginForm(self, name, lowerx=0, lowery=0, upperx=None, uppery=None):
         self._forms[name] = (lowerx, lowery, upperx or 0, uppery or 0)
         cur = self.ink_hooks.current
-        if cur is not None and cur[0] != "background" and cur[0].kind in ("image", "svg"):
+        if cur is not None and cur[0] != "background" and KINDS[cur[0].kind].draws == "art":
             self._art_form += 1
             self._art_name = name
         super().beginForm(name, lowerx, lowery, upperx, uppery)

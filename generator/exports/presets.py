@@ -8,7 +8,9 @@ from pathlib import Path
 
 import yaml
 
-from generator.errors import ContentError
+from generator import exports
+from generator.errors import ContentError, Finding
+from generator.load.content import print_settings
 from generator.load.project import Project
 from generator.units import MM, parse_length
 
@@ -89,11 +91,9 @@ def no_size_error(comp, sizes: list[ShopSize]) -> ContentError:
 
 def check(content) -> list:
     """Findings for png exports whose preset cannot take a component's face size."""
-    from generator.build.run import Options, export_plan
-    from generator.errors import Finding
-
+    own = {comp.id: print_settings(content, comp) for comp in content.components}
     findings = []
-    for spec, members in export_plan(content, Options()):
+    for spec, members in exports.selected(content, own, print_settings(content, None)):
         if spec.format != "png" or not spec.preset:
             continue
         try:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 
 from generator.errors import Finding
+from generator.i18n import tracking
+from generator.i18n.segments import all_segments, source_language
 from generator.load.content import GameContent
 
 _RULES_FILE = re.compile(r"(?:^|/)rules/([a-z]{2})\.md$")
@@ -18,9 +20,6 @@ _RULES_FILE = re.compile(r"(?:^|/)rules/([a-z]{2})\.md$")
 
 def completeness(content: GameContent, lang: str) -> float:
     """The fraction of the game's segments translated into `lang`."""
-    from generator.i18n import tracking
-    from generator.i18n.segments import all_segments, source_language
-
     if lang == source_language(content):
         return 1.0
     segments = all_segments(content)

@@ -37,9 +37,12 @@ from generator.fsio import write_bytes as atomic_write
 from generator.i18n import segments as seg_mod
 from generator.i18n import tracking
 from generator.i18n.segments import Segment, jinja_spans, strip_jinja
-from generator.load import templating
+from generator.load import languages, templating
 from generator.load.content import GameContent
-from generator.load.rules_source import rules_files
+from generator.load.glossary import load_glossary
+from generator.load.language_guess import guess
+from generator.load.rules_source import plain, rules_files
+from generator.load.terms import index, normalize
 from generator.load.yamlload import read_text
 
 if TYPE_CHECKING:
@@ -99,8 +102,6 @@ def _glossary_notes(
 ) -> list[str]:
     """The glossary terms the source text says, with their forms in each of `langs` (every
     translation of the game: the POT and each PO carry the same comment, as msgmerge wants)."""
-    from generator.check.terms import index, normalize
-    from generator.check.text import plain
 
     if glossary is None:
         return []
@@ -171,8 +172,6 @@ def _comment(
 
 def export(content: GameContent, lang: str | None, template: bool = False) -> polib.POFile:
     """A PO file of every segment for `lang` (a POT with empty msgstr when `template`)."""
-    from generator.load.glossary import load_glossary
-
     source = seg_mod.source_language(content)
     segments = seg_mod.all_segments(content)
     glossary = load_glossary(content.dir)  # once: read per segment, it cost 30 s on a big game
@@ -233,7 +232,6 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
 
 
 def _plural_header(lang: str | None) -> dict[str, str]:
-    from generator.load import languages
 
     forms = languages.get(lang).plural_forms if lang else None
     return {"Plural-Forms": forms} if forms else {}
@@ -362,7 +360,6 @@ def _check_placeholders(msgid: str, msgstr: str, source_text: str) -> str | None
 def check_language(content: GameContent, lang: str, po: polib.POFile, po_path: Path) -> None:
     """The PO file is for `lang`: its `Language` header (when it has one) names it, and its
     translations read as `lang`, not as another language of the game. Else one usage error."""
-    from generator.check.language_guess import guess
 
     header = (po.metadata.get("Language") or "").strip()
     if header and not same_language(header, lang):
@@ -547,36 +544,7 @@ def plan(
         edits.append(Edit(seg, text, record_as == "review", changed, record_as, entry.linenum))
     result.edits = edits
     result.findings += _stage(content, lang, edits, po_path, result)
-    result.findings += _integrity(content, lang, result.edits, po_path)
     return result
-
-
-def _integrity(content: GameContent, lang: str, edits: list[Edit], po_path: Path) -> list[Finding]:
-    """The checks `pnp check` makes on every translation (numbers, glossary swaps, markup,
-    placeholders), on each entry applied: warnings naming the PO entry. They are applied all
-    the same (a difference may be meant: accepted.yaml), and `pnp check` keeps reporting them."""
-    from generator.check.segments import pair
-    from generator.check.terms import index
-    from generator.load.glossary import load_glossary
-
-    source = seg_mod.source_language(content)
-    try:
-        glossary = load_glossary(content.dir)
-    except ContentError:
-        glossary = None
-    indexes = {}
-    if glossary is not None:
-        indexes = {source: index(glossary, source), lang: index(glossary, lang)}
-    out = []
-    for e in edits:
-        if not e.changed:
-            continue
-        where = dict(file=str(po_path), lang=lang, key=e.segment.ctx)
-        for f in pair(e.segment, source, lang, e.text, indexes, e.line, where):
-            f.severity = "warning"
-            f.message = f"entry '{e.segment.ctx}' (applied): " + f.message.split(": ", 1)[-1]
-            out.append(f)
-    return out
 
 
 def _one_line(text: str, width: int = 90) -> str:

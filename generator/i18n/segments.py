@@ -28,7 +28,9 @@ from pathlib import Path
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from generator.load import sheets
 from generator.load.content import GameContent
+from generator.load.languages import note_pattern
 from generator.load.rules_source import HEADING, LIST_ITEM, NUMBERED, rules_files
 from generator.load.yamlload import read_text, yaml_error
 
@@ -178,8 +180,6 @@ class _Block:
 
 
 def _note(line: str) -> bool:
-    from generator.load.languages import note_pattern
-
     return bool(note_pattern().match(line))
 
 
@@ -440,7 +440,6 @@ def sheet_segments(content: GameContent, source: str) -> list[Segment]:
     """The translated cells of the components whose items come from a spreadsheet: one segment
     per item and field (`components/cards.xlsx:[scout].data.title`), its places the cells of
     the field's language columns (file: the spreadsheet, line: the row)."""
-    from generator.load import sheets
 
     out: list[Segment] = []
     known = sheets.known_languages(content.project.template_dirs("languages"))

@@ -12,26 +12,11 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from generator.units import MM
+from generator.units import MM, Affine, compose
 
 MARK_GAP = 0.5 * MM  # between the bleed edge and the start of a crop mark
 MIN_MARK = 2.0 * MM
 MAX_MARK = 6.0 * MM
-Affine = tuple[float, float, float, float, float, float]
-
-
-def compose(m: Affine, n: Affine) -> Affine:
-    """m after n."""
-    a, b, c, d, e, f = m
-    a2, b2, c2, d2, e2, f2 = n
-    return (
-        a * a2 + c * b2,
-        b * a2 + d * b2,
-        a * c2 + c * d2,
-        b * c2 + d * d2,
-        a * e2 + c * f2 + e,
-        b * e2 + d * f2 + f,
-    )
 
 
 def apply(m: Affine, x: float, y: float) -> tuple[float, float]:

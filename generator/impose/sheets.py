@@ -9,6 +9,7 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.errors import ContentError
+from generator.i18n import drafts
 from generator.impose import entries, faces, registration
 from generator.impose import grid as impose
 from generator.load import languages, templating
@@ -374,8 +375,6 @@ def _mapped_segment(m, seg):
 
 def _lang_tag(content: GameContent, lang: str) -> str:
     """The language in a sheet label; a draft language says so ("fr (Brouillon)")."""
-    from generator.i18n import drafts
-
     if lang in drafts.drafts(content):
         return f"{lang} ({languages.get(lang).label('draft')})"
     return lang

@@ -16,11 +16,13 @@ from typing import Any
 
 from generator.errors import ContentError
 from generator.limits import LIMITS, exceeded
-from generator.load import languages, model, sheets, templating
+from generator.load import languages, model, model_cache, sheets, templating
 from generator.load.layouts import game_store
 from generator.load.project import Project, inside
+from generator.load.rules_source import parse_rules, rules_files
 from generator.load.shapes import NAMED_SIDES, Outline, outline_of, regular_box
-from generator.load.sizes import face_size
+from generator.load.sizes import face_size, paper_size
+from generator.load.strings_digest import remember_strings
 from generator.load.validation import validate
 from generator.load.yamlload import YDict, load_yaml
 from generator.units import MM
@@ -186,8 +188,6 @@ def _check_face(size: tuple[float, float], comp: model.Component, game: model.Ga
 def load_game(project: Project, game_id: str) -> GameContent:
     """The game, loaded and validated; read back from the model cache when neither its files,
     the shared templates nor pnp changed since it last loaded (model_cache.py)."""
-    from generator.load import model_cache
-
     key = model_cache.key(project, game_id)
     kept = model_cache.get(project, game_id, key) if key else None
     if kept is not None:
@@ -265,8 +265,6 @@ def _load_game(project: Project, game_id: str) -> GameContent:
             files.append(sheet.path)
         else:
             comp = validate(model.Component, raw, comp_file)
-        from generator.build.keys import remember_strings  # the build's keys read these strings
-
         remember_strings(comp_file, raw, tuple(game.languages))
         if any(c.id == comp.id for c in components):
             raise ContentError(
@@ -326,7 +324,7 @@ def _sheet_items(
 ) -> sheets.Sheet | None:
     """The spreadsheet a component's `items:` names, read (None when it lists its items)."""
     ref = raw.get("items")
-    if not isinstance(ref, str) or not sheets.is_sheet_ref(ref):
+    if not isinstance(ref, str) or not model.is_sheet_ref(ref):
         return None
     line = raw.line_of("items")
     path, sheet_name = sheets.resolve(game_dir, comp_file, ref, line)
@@ -366,8 +364,6 @@ def _check_paths_and_papers(project, game, raw_game, game_file, game_dir, compon
     """Icons must exist inside the game folder; papers must be known.
 
     Found at load, not mid-build."""
-    from generator.load.sizes import paper_size
-
     for name, rel_path in game.icons.items():
         line = raw_game["icons"].line_of(name)
         path = inside(
@@ -458,8 +454,6 @@ def _shape_size(comp: model.Component, size, comp_file: Path, raw) -> tuple[floa
 def _load_rules(game_dir: Path, game: model.Game, draft_errors: list[ContentError]) -> dict:
     """Every rulebook; one of a draft language that does not parse is left out, its error kept
     for `pnp check` (a draft language never stops the others)."""
-    from generator.load.rules_source import parse_rules, rules_files
-
     rules = {}
     for lang, path in rules_files(game_dir).items():
         try:
@@ -477,3 +471,14 @@ def load_game_yaml(path: Path) -> YDict:
     if not isinstance(raw, YDict):
         raise ContentError("game.yaml must be a mapping of keys", path, 1, code="schema")
     return raw
+
+
+def print_settings(content: GameContent, comp: ComponentSpec | None) -> model.PrintSettings:
+    """The game's print block with a component's own `print:` over it (only the keys the
+    component sets); the game's alone for `comp` None. Command-line options go on top
+    (build/run.py settings_for)."""
+    settings = content.game.print.model_copy(deep=True)
+    if comp is not None and comp.model.print is not None:
+        for key in comp.model.print.model_fields_set:
+            setattr(settings, key, getattr(comp.model.print, key))
+    return settings

@@ -17,10 +17,10 @@ from pathlib import Path
 
 from generator import session
 from generator.errors import ContentError
+from generator.load import boxes
 from generator.load.project import Project
 from generator.load.validation import validate
 from generator.load.yamlload import YDict, YList, load_yaml
-from generator.render import boxes
 
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)*$")
 MAX_DEPTH = 16
@@ -82,19 +82,20 @@ class LayoutStore:
         """A layout and every layout its repeat boxes draw, all loaded (errors located)."""
         layout = self.get(name)
         for index, box in enumerate(layout.boxes):
-            if box.kind != "repeat":
+            nested = box.nested_layout()
+            if nested is None:
                 continue
-            if box.layout in _chain or box.layout == name:
+            if nested in _chain or nested == name:
                 file, line = self.box_location(name, index)
                 raise ContentError(
-                    f"repeat draws '{box.layout}', which contains this layout",
+                    f"{box.kind} draws '{nested}', which contains this layout",
                     file,
                     line,
                     "layout",
                     code="circular-extends",
                 )
             try:
-                self.get_tree(box.layout, (*_chain, name))
+                self.get_tree(nested, (*_chain, name))
             except ContentError as exc:
                 if exc.code in ("missing-layout", "bad-layout"):
                     file, line = self.box_location(name, index)

@@ -24,7 +24,6 @@ from pydantic import (
     model_validator,
 )
 
-from generator.exports import FORMATS as EXPORTERS
 from generator.limits import LIMITS
 from generator.load import languages
 from generator.load.languages import LANG_CODE
@@ -148,7 +147,22 @@ class Offset(Strict):
     y: Annotated[AbsLength, _OFFSET] = Length(0)
 
 
-EXPORT_FORMATS = tuple(EXPORTERS)  # the registry in generator/exports/__init__.py
+# The export formats content may name. Each is one module of generator/exports/, registered in
+# its FORMATS (which must list exactly these, in this order: it says so when it does not); the
+# names live here because the model is loaded below the exporters (docs/architecture-layers.md).
+# what a component's `items:` may name instead of listing its items (load/sheets.py reads them)
+SHEET_SUFFIXES = (".csv", ".xlsx", ".xlsm", ".xls", ".ods")
+
+
+def is_sheet_ref(value: Any) -> bool:
+    """Whether a component's `items:` names a spreadsheet rather than listing items."""
+    if not isinstance(value, str):
+        return False
+    name = value.split("#", 1)[0].strip().lower()
+    return name.endswith(SHEET_SUFFIXES)
+
+
+EXPORT_FORMATS = ("sheets", "print-shop", "png", "tts", "gutterfold", "ink-saver")
 
 
 class ExportSpec(Strict):
@@ -360,8 +374,6 @@ class Component(Strict):
     @classmethod
     def _a_spreadsheet(cls, value):
         # a spreadsheet is read, and its rows replace its name, before validation (content.py)
-        from generator.load.sheets import is_sheet_ref
-
         if isinstance(value, str) and not is_sheet_ref(value):
             raise ValueError(
                 f"'{value}' is not a spreadsheet: items names a .csv, .xlsx, .xlsm, .xls or "

@@ -7,40 +7,28 @@ folder, and the content of every file of the game folder and of templates/ (big 
 and art, by size and time).
 Only games that loaded without error are kept; any change to any of those files misses.
 
-The cache lives in the user's cache folder (`$PNP_CACHE_DIR`, else `$XDG_CACHE_HOME/pnp`,
-else `~/.cache/pnp`), never in the project: a pickle is code, so a project (which may come
-from anyone) must not be able to hand pnp one. Set PNP_CACHE_DIR=off to turn it off.
+The entries are the `models` kind of the user's cache folder (cache/store.py: its key scheme
+and eviction rule), never in the project: a pickle is code, so a project (which may come from
+anyone) must not be able to hand pnp one. Set PNP_CACHE_DIR=off to turn it off.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator import fsio
-from generator.load.project import Project, code_digest, digest_tree
+from generator.cache import store
+from generator.cache.store import code_digest
+from generator.load.project import Project, digest_tree
 
 if TYPE_CHECKING:
     from generator.load.content import GameContent
 
 
 def folder() -> Path | None:
-    chosen = os.environ.get("PNP_CACHE_DIR")
-    if chosen == "off":
-        return None
-    if chosen:
-        return Path(chosen) / "models"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "pnp" / "models"
-
-
-def beside(kind: str) -> Path | None:
-    """Another cache of pure results next to the models (`digests`...), or None when off."""
-    models = folder()
-    return None if models is None else models.parent / kind
+    return store.folder("models")
 
 
 def key(project: Project, game_id: str) -> str | None:
@@ -58,27 +46,28 @@ def key(project: Project, game_id: str) -> str | None:
     return h.hexdigest()
 
 
+def _owner(project: Project, game_id: str) -> str:
+    """One entry per game and project: a new version replaces the old one."""
+    return store.key(str(project.root.resolve()), game_id, length=16)
+
+
 def _path(project: Project, game_id: str, digest: str) -> Path:
-    where = folder()
-    assert where is not None  # key() gave a digest, so the cache is on
-    owner = hashlib.sha256(f"{project.root.resolve()}\0{game_id}".encode()).hexdigest()[:16]
-    return where / f"{owner}-{digest[:32]}.pickle"
+    path = store.entry("models", digest[:32], owner=_owner(project, game_id), suffix=".pickle")
+    assert path is not None  # key() gave a digest, so the cache is on
+    return path
 
 
 def get(project: Project, game_id: str, digest: str) -> tuple[GameContent, dict] | None:
+    data = store.read(_path(project, game_id, digest))
+    if data is None:
+        return None
     try:
-        data = _path(project, game_id, digest).read_bytes()
         kept = pickle.loads(data)  # our own file, in the user's cache folder (see above)
-    except Exception:  # missing, truncated, or made by another pnp: load afresh
+    except Exception:  # truncated, or made by another pnp: load afresh
         return None
     return kept if isinstance(kept, tuple) and len(kept) == 2 else None
 
 
 def put(project: Project, game_id: str, digest: str, content: tuple[GameContent, dict]) -> None:
-    path = _path(project, game_id, digest)
-    try:
-        for old in path.parent.glob(path.name.split("-")[0] + "-*.pickle"):
-            old.unlink(missing_ok=True)  # one entry per game and project
-        fsio.write_bytes(path, pickle.dumps(content, protocol=pickle.HIGHEST_PROTOCOL))
-    except OSError:
-        pass  # a read-only home: no cache, same results
+    data = pickle.dumps(content, protocol=pickle.HIGHEST_PROTOCOL)
+    store.write("models", _path(project, game_id, digest), data, owner=_owner(project, game_id))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import stat
 from dataclasses import dataclass
@@ -11,6 +10,7 @@ from pathlib import Path
 
 from generator import session
 from generator.errors import ContentError
+from generator.limits import LIMITS, exceeded
 
 # Real paths of the projects in use: every file pnp reads must resolve inside one of them.
 _ROOTS: set[str] = set()
@@ -189,20 +189,6 @@ def inside(
 
 
 @session.cached
-def code_digest() -> str:
-    """A digest of pnp's own code and data, every module and YAML file of the package (limits,
-    count units): what it made is remade when they change (no list of modules to keep)."""
-    h = hashlib.sha256()
-    package = Path(__file__).resolve().parents[1]
-    for path in sorted([*package.rglob("*.py"), *package.rglob("*.yaml")]):
-        if path.relative_to(package).parts[0] == "defaults":
-            continue  # pnp's templates in a wheel: digested as templates (model_cache, stamp)
-        h.update(str(path.relative_to(package)).encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()
-
-
-@session.cached
 def _contained(path: Path, bases: tuple[Path, ...]) -> bool:
     """Whether `path`, symlinks followed, stays inside one of `bases` (cached: art repeats)."""
     resolved = path.resolve()
@@ -224,8 +210,6 @@ def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
     """The bytes of a content file, read safely: its real path (symlinks followed) must be inside
     the project, it must be a regular file (never a FIFO, device or directory), and at most
     `limit` bytes. Opening never blocks, and the size is checked before anything is read."""
-    from generator.limits import exceeded
-
     real = os.path.realpath(path)
     if _escapes(path, real):
         raise ContentError(
@@ -293,8 +277,6 @@ def hash_into(h, path: Path, *, name: bool = True) -> None:
     """Add one input file to a build hash without trusting it: a symlink out of the project, a
     FIFO or a device adds a marker instead of its bytes (it never blocks or fills memory), and a
     file bigger than the hashing budget adds its size and time instead of being read."""
-    from generator.limits import LIMITS
-
     if name:
         h.update(str(path).encode())
     real = os.path.realpath(path)

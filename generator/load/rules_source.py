@@ -21,6 +21,19 @@ NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+(.+)$")
 LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s+(.*)$")
 JINJA = re.compile(r"\{%.*?%\}|\{\{.*?\}\}|\{#.*?#\}", re.DOTALL)
 
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
+_HTML = re.compile(r"<[^>]{1,200}>")
+
+
+def plain(text: str) -> str:
+    """Markdown text as words: no emphasis, links reduced to their text, no Jinja."""
+    text = JINJA.sub(" ", text)
+    text = _LINK.sub(r"\1", text)
+    text = _HTML.sub(" ", text)
+    text = _EMPHASIS.sub("", text)
+    return text
+
 
 @dataclass
 class ListItem:

@@ -31,20 +31,14 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import ContentError
+from generator.limits import LIMITS, exceeded
+from generator.load.model import ID_RE, MAX_COUNT
+from generator.load.project import inside, read_bytes
 
-SUFFIXES = (".csv", ".xlsx", ".xlsm", ".xls", ".ods")
 RESERVED = ("id", "count", "layout", "back")
 _INT = re.compile(r"-?(0|[1-9][0-9]{0,17})")
 _DEC = re.compile(r"-?[0-9]{1,18}\.[0-9]{1,18}")
 _ERRORS = {"#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!", "#GETTING_DATA"}
-
-
-def is_sheet_ref(value: Any) -> bool:
-    """Whether a component's `items:` names a spreadsheet rather than listing items."""
-    if not isinstance(value, str):
-        return False
-    name = value.split("#", 1)[0].strip().lower()
-    return name.endswith(SUFFIXES)
 
 
 @dataclass(frozen=True)
@@ -93,8 +87,6 @@ def read(
 ) -> Sheet:
     """Read the items of one sheet (see the module's text). `languages`: the game's;
     `known`: every language pnp has a file for (to tell `title.de` from `stats.hp`)."""
-    from generator.limits import LIMITS
-    from generator.load.project import read_bytes
 
     suffix = path.suffix.lower()
     data = read_bytes(path, LIMITS.files.art_bytes, "spreadsheet")
@@ -217,8 +209,6 @@ def _parse(
     languages: tuple[str, ...],
     known: frozenset[str],
 ) -> Sheet:
-    from generator.limits import LIMITS, exceeded
-    from generator.load.model import ID_RE, MAX_COUNT
 
     def where(col: int, row: int) -> str:
         ref = f"{column_letter(col)}{row}"
@@ -439,7 +429,6 @@ def known_languages(folders: list[Path]) -> frozenset[str]:
 
 def resolve(game_dir: Path, comp_file: Path, ref: str, line: int | None) -> tuple[Path, str | None]:
     """The spreadsheet an `items:` names (relative to the component file, inside the game)."""
-    from generator.load.project import inside
 
     name, sheet = split_ref(ref)
     relative = os.path.normpath(os.path.join(os.path.relpath(comp_file.parent, game_dir), name))

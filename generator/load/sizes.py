@@ -7,13 +7,12 @@ from pathlib import Path
 
 from generator import session
 from generator.errors import ContentError
+from generator.load.yamlload import load_yaml
 from generator.units import parse_length
 
 
 @session.cached
 def _table(path: Path) -> dict[str, tuple[float, float]]:
-    from generator.load.yamlload import load_yaml
-
     raw = load_yaml(path)
     table = {}
     for name, spec in raw.items():
@@ -39,7 +38,19 @@ def _lookup(path: Path, name: str, what: str) -> tuple[float, float]:
     return table[name]
 
 
+def papers(chosen: list[str] | None, *own: list[str] | None) -> list[str]:
+    """The papers an output is laid out on, decided in one place: those named on the command
+    line (`--paper`), else the first of `own` that is set (a component's `print.papers` over
+    the game's, a rulebook's `papers` over the game's print papers)."""
+    if chosen:
+        return list(chosen)
+    return list(next((p for p in own if p), []))
+
+
 def paper_size(project, name: str) -> tuple[float, float]:
+    """The one resolver of a paper name (a4, letter...) to its size in points (width, height),
+    from templates/paper.yaml: every sheet writer, the guide, the rulebook page and the
+    calibration sheet ask it."""
     return _lookup(project.template("paper.yaml"), name, "paper")
 
 

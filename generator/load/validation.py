@@ -13,9 +13,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from generator.errors import ContentError
-from generator.load import model
+from generator.load import boxes, model
 from generator.load.yamlload import locate
-from generator.render import boxes
 
 
 def _known_keys() -> list[str]:

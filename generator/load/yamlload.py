@@ -13,6 +13,7 @@ import yaml
 
 from generator.errors import ContentError
 from generator.limits import LIMITS
+from generator.load.project import read_bytes
 
 MAX_FILE_BYTES = LIMITS.files.text_bytes
 MAX_EXPANDED_NODES = 200_000  # after aliases are expanded; stops "billion laughs"
@@ -159,8 +160,6 @@ def _expanded_size(node: yaml.Node, memo: dict, budget: int) -> int:
 def read_text(path: Path) -> str:
     """Read a content file as UTF-8 text (a BOM is allowed), with clear errors. The file must be
     a regular file inside the project, under the size limit (see project.read_bytes)."""
-    from generator.load.project import read_bytes
-
     data = read_bytes(path, MAX_FILE_BYTES)
     try:
         return data.decode("utf-8-sig")

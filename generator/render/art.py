@@ -17,7 +17,7 @@ from pathlib import Path
 
 from generator import session
 from generator.errors import ContentError
-from generator.limits import LIMITS
+from generator.limits import LIMITS, exceeded
 from generator.load import templating
 from generator.load.project import read_bytes
 
@@ -177,8 +177,6 @@ def _svg_budget(text: str, path: Path) -> None:
     """Refuse an SVG whose elements, counted with every <use> expanded, exceed the budget, before
     any renderer sees it (a use-of-use bomb is tiny on disk and endless to draw)."""
     import xml.etree.ElementTree as ET
-
-    from generator.limits import exceeded
 
     limit = LIMITS.svg.elements
     if text.count("<") > limit:

@@ -18,7 +18,7 @@ from generator.load.content import ComponentSpec, GameContent, ItemSpec
 from generator.load.layouts import LayoutStore, game_store
 from generator.load.project import inside
 from generator.render import version_mark
-from generator.render.boxes import KINDS
+from generator.render.boxes import KINDS, fitness
 from generator.render.boxes.base import Frame, Placed, Rect, colour
 from generator.render.boxes.walk import box_finding, raise_error, walk
 from generator.render.fonts import FontBook, fontbook
@@ -160,8 +160,6 @@ class FaceRenderer(Contexts):
                 if kind.check is not None:
                     findings += kind.check(self, placed)
                 if box.holds and not kind.checks_holds:
-                    from generator.render.boxes import fitness
-
                     findings += fitness.piece_fits(self, placed, placed.rect.w, placed.rect.h)
                 for field in kind.colours:
                     value = getattr(box, field, None)

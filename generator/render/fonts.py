@@ -24,7 +24,9 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from generator import session
 from generator.cache import font_cache
 from generator.errors import ContentError
-from generator.load.project import DEFAULTS
+from generator.limits import LIMITS
+from generator.load import languages
+from generator.load.project import DEFAULTS, read_bytes
 from generator.load.yamlload import load_yaml
 
 STYLES = ("regular", "bold", "black", "italic", "bold-italic")
@@ -173,7 +175,6 @@ class FontBook:
     def fallbacks(self, lang: str | None) -> tuple[str, ...]:
         """Families a character falls back to: the language's script's first, then the
         other scripts' (a Korean name in a German text still prints)."""
-        from generator.load import languages
 
         first = languages.script_font(lang) if lang else None
         order = ([first] if first else []) + list(script_families())
@@ -183,7 +184,6 @@ class FontBook:
         """For a language whose script has `own_face: true` (scripts.yaml: Japanese), the
         characters of the scripts set in its face, and that face: they are drawn in it even
         where the layout's font has them (CJK punctuation differs from font to font)."""
-        from generator.load import languages
 
         if not lang:
             return None
@@ -238,9 +238,6 @@ _PARSED: dict[tuple[str, str], TTFont] = {}
 
 
 def _parse(name: str, path: Path) -> TTFont:
-    from generator.limits import LIMITS
-    from generator.load.project import read_bytes
-
     # The one safe reader: inside the project, a regular file (never a FIFO), size-capped.
     data = read_bytes(path, LIMITS.files.art_bytes, "font file")
     key = (name, hashlib.sha256(data).hexdigest())
@@ -290,7 +287,6 @@ def font_file(fonts_dir: Path, filename: str) -> Path:
 
 def script_families() -> tuple[str, ...]:
     """Every family templates/languages/scripts.yaml names for a script, in its order."""
-    from generator.load import languages
 
     return languages.script_fonts()
 

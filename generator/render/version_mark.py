@@ -24,8 +24,11 @@ from typing import TYPE_CHECKING, Any
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import session
-from generator.errors import Finding
-from generator.render.boxes.base import Frame, Placed, Rect, colour
+from generator.errors import ContentError, Finding
+from generator.render.boxes.base import Frame, Placed, Rect, bounds, colour, multiply
+from generator.render.boxes.repeat import cells
+from generator.render.boxes.text import extent, fit_text
+from generator.render.boxes.walk import walk
 from generator.units import MM
 
 if TYPE_CHECKING:
@@ -168,11 +171,6 @@ def draw(renderer: FaceRenderer, canvas: Any, frame: Frame) -> None:
 def _covered(renderer: FaceRenderer, frame: Frame, placed: list[Placed]):
     """(label, kind, rectangle on the face) of what a mark must not cover: the ink of every
     text (as drawn, after fitting) and every picture, in repeat cells too."""
-    from generator.errors import ContentError
-    from generator.render.boxes.base import bounds, multiply
-    from generator.render.boxes.repeat import cells
-    from generator.render.boxes.text import extent, fit_text
-    from generator.render.boxes.walk import walk
 
     for p in placed:
         box = p.box

@@ -32,14 +32,18 @@ from markupsafe import Markup
 from generator import fsio
 from generator.cache.template_cache import CachedCompile
 from generator.errors import ContentError, rel
+from generator.i18n import drafts
+from generator.limits import LIMITS
 from generator.load import languages, templating
 from generator.load.content import GameContent
 from generator.load.glossary import load_glossary
-from generator.load.project import inside
+from generator.load.project import inside, read_bytes
 from generator.load.rule_notes import check_sections, load_notes
 from generator.load.rules_source import RulesSource, Section, parse_rules, rules_files
-from generator.load.sizes import paper_size
+from generator.load.sizes import paper_size, papers
+from generator.load.yamlload import read_text
 from generator.render import art
+from generator.render.fonts import fontbook
 from generator.rulebook import markup
 from generator.rulebook.data import Blocks, RulesData, ui
 from generator.rulebook.figures import FaceCache, world_digest
@@ -89,9 +93,6 @@ class _Guard:
 
 def _read(path: Path) -> bytes:
     """What WeasyPrint fetches: a regular file under the size cap (never a FIFO or a device)."""
-    from generator.limits import LIMITS
-    from generator.load.project import read_bytes
-
     return read_bytes(path, LIMITS.files.art_bytes, "rulebook file")
 
 
@@ -172,7 +173,6 @@ def load_source(content: GameContent, lang: str, check: bool = True) -> Source:
         )
     path = files[lang]
     rules = parse_rules(path, lang)
-    from generator.load.yamlload import read_text
 
     source = Source(rules, read_text(path).splitlines())
     if check:
@@ -637,8 +637,6 @@ def css_families(book, lang: str) -> list[str]:
 def _fonts(content: GameContent) -> dict[str, Any]:
     """The rulebook's @font-face rules and font-family lists, from fonts.yaml and the scripts'
     fallback faces (templates/languages/scripts.yaml): every face by its file URL."""
-    from generator.render.fonts import fontbook
-
     book = fontbook(content.project.fonts)
     faces = []
     for family, files in book.files.items():
@@ -702,8 +700,6 @@ def _render_page(content: GameContent, template: str, **values) -> str:
 
 def _labels(content: GameContent, lang: str) -> dict[str, str]:
     """The language's interface labels; a draft language's edition is marked as a draft."""
-    from generator.i18n import drafts
-
     labels = ui(lang)
     if lang in drafts.drafts(content):
         labels = {**labels, "draft_mark": labels.get("draft", "draft")}
@@ -1030,9 +1026,9 @@ def dry_run(content: GameContent) -> DryRun:
             run.errors.append((f"{a}-{b}", exc))
     if not langs:
         return run
-    papers = content.game.rulebook.papers or content.game.print.papers
+    chosen = papers(None, content.game.rulebook.papers, content.game.print.papers)
     try:
-        for paper in papers:
+        for paper in chosen:
             _page(content, paper)
         for lang, language in run.languages.items():
             _render_page(
@@ -1041,7 +1037,7 @@ def dry_run(content: GameContent) -> DryRun:
                 doc=language,
                 toc=_toc(language),
                 cover_faces=builder.cover_faces(lang, language.faces),
-                page=_page(content, papers[0]),
+                page=_page(content, chosen[0]),
                 fonts=_fonts(content),
                 bilingual=False,
                 languages=[language],

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator import fsio
+from generator.cache.store import code_digest
 from generator.errors import ContentError
 from generator.load.content import ComponentSpec, GameContent, ItemSpec
-from generator.load.project import code_digest, digest_tree, hash_into, used_files
+from generator.load.project import digest_tree, hash_into, used_files
 from generator.load.shapes import clip_to
 from generator.render.engine import Contexts, FaceRenderer
 

@@ -11,49 +11,40 @@
 | `slots.py` | slots |
 | `repeat.py` | repeat |
 
-`base.py` holds what they share (the base model, the registry, geometry, paint helpers),
-`walk.py` the one walk over a layout that drawing and checking share, and `fitness.py` the
-per-box fitness rules the kinds' checks call. The layout model's box union, `BOX_KINDS` and the
-box table in docs/layouts.md are made from the registry here, so a new kind is one new module
-plus one name in `MODULES` below.
+Each kind's model (its keys) is in the layout schema, generator/load/boxes.py, where the
+loader validates layouts; its module here adds what the kind does (draw, check) and registers
+both. `base.py` holds what they share (the registry, geometry, paint helpers), `walk.py` the one
+walk over a layout that drawing and checking share, and `fitness.py` the per-box fitness rules
+the kinds' checks call. A new kind is its model in load/boxes.py plus one module here and one
+name in `MODULES` below; importing this package checks that the two agree. The box table in
+docs/layouts.md is made from the registry.
 """
 
 from __future__ import annotations
 
 import importlib
-from functools import reduce
-from operator import or_
-from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from generator.load.boxes import BOX_KINDS, COMMON_KEYS, MODELS, Box, Layout
+from generator.render.boxes.base import KINDS, ORDER, BoxKind
 
-from generator.load.model import Colour, Strict
-from generator.render.boxes.base import KINDS, ORDER, BoxBase, BoxKind
-
-# Importing a kind's module registers it; this order is the docs' box table's.
+# Importing a kind's module registers it.
 MODULES = ("text", "rect", "ellipse", "line", "polygon", "image", "slots", "repeat")
 for _name in MODULES:
     importlib.import_module(f"generator.render.boxes.{_name}")
 
-BOX_KINDS: list[str] = list(KINDS)
-_MODELS = list(dict.fromkeys(kind.model for kind in ORDER))
-Box: Any = Annotated[reduce(or_, _MODELS), Field(discriminator="kind")]
+# The schema's order (the README table's), whatever order the modules happened to register in
+# (text.py imports image.py for inline icons).
+ORDER.sort(key=lambda kind: MODELS.index(kind.model))
+_ordered = {name: kind for kind in ORDER for name in kind.names}
+KINDS.clear()
+KINDS.update(_ordered)
 
-
-class Layout(Strict):
-    extends: str | None = None
-    description: str | None = None
-    background: Colour | None = Field(None, description="fills the face and its bleed")
-    background_ink: Literal["lighten", "keep", "drop"] = Field(
-        "lighten", description="ink-saver sheets: what becomes of the background"
+# The schema (load/boxes.py) and the behaviour registered here must name the same kinds.
+if list(KINDS) != BOX_KINDS or tuple(kind.model for kind in ORDER) != MODELS:
+    raise RuntimeError(
+        f"box kinds registered {list(KINDS)} differ from the layout schema's {BOX_KINDS} "
+        "(generator/load/boxes.py)"
     )
-    boxes: list[Box] = Field(default_factory=list)
-
-
-COMMON_KEYS = [
-    name
-    for name, info in ((info.alias or name, info) for name, info in BoxBase.model_fields.items())
-]
 
 
 def readme_table() -> str:
@@ -68,4 +59,4 @@ def readme_table() -> str:
     return "\n".join(rows)
 
 
-__all__ = ["BOX_KINDS", "KINDS", "Box", "BoxKind", "Layout", "readme_table"]
+__all__ = ["BOX_KINDS", "COMMON_KEYS", "KINDS", "Box", "BoxKind", "Layout", "readme_table"]

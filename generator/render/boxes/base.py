@@ -11,16 +11,14 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field
 from reportlab.lib import colors
 
 from generator.errors import ContentError, Finding
-from generator.impose.grid import compose
 from generator.load import templating
-from generator.load.model import AbsLength, Angle, Colour, DashLength, LengthT, Strict, Stroke
-from generator.units import Length
+from generator.load.boxes import BoxBase
+from generator.units import compose
 
 if TYPE_CHECKING:
     from generator.render.engine import FaceRenderer
@@ -30,42 +28,6 @@ IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
 # ---------------------------------------------------------------- models
-
-
-class BoxBase(Strict):
-    id: str | None = None
-    x: LengthT = Length(0)
-    y: LengthT = Length(0)
-    w: LengthT = Length(fraction=1.0)
-    h: LengthT = Length(fraction=1.0)
-    if_: str | None = Field(
-        None, alias="if", description="Jinja expression; the box is drawn only when true"
-    )
-    rotate: Angle | str = Field(
-        0, description="degrees counter-clockwise about the box centre, or an expression"
-    )
-    bleed: bool = Field(
-        False, description="extend the box into the bleed on the sides where it touches the trim"
-    )
-    opacity: float = Field(1.0, ge=0, le=1)
-    ink: Literal["auto", "keep", "lighten", "drop"] = Field(
-        "auto",
-        description="ink-saver sheets: auto lightens large fills and art, keep leaves the box "
-        "as it is, lighten always tints it, drop leaves it out",
-    )
-    holds: str | None = Field(
-        None,
-        description="what the players put in this box: a component id of the game (its size "
-        "is the piece) or a size such as '8mm' (a cube the players bring); "
-        "`pnp check` says when the piece plus the clearance does not fit",
-    )
-
-
-class StrokeFill(BoxBase):
-    fill: Colour | None = None
-    stroke: Colour | None = None
-    stroke_width: Annotated[AbsLength, Stroke] = Length(0.5)
-    dash: list[DashLength] | None = Field(None, max_length=20)
 
 
 # ---------------------------------------------------------------- geometry
@@ -165,6 +127,13 @@ class BoxKind:
     check: Callable[[FaceRenderer, Placed], list[Finding]] | None = None
     colours: tuple[str, ...] = ()  # fields holding colours: `pnp check` parses each one
     checks_holds: bool = False  # its check judges `holds` itself (slots: per slot)
+    # What it draws: "paint" (fills and strokes), "art" (images) or "text". Ink-saver sheets
+    # lighten large paint, wash art out and keep text (a box's `ink:` key may say otherwise);
+    # on a shaped face, art and text keep inside the cut's safe area.
+    draws: Literal["paint", "art", "text"] = "paint"
+    # Where its text sits on the face (tile seams miss it): the box's text rectangles, given
+    # the placed box and a function giving those of a frame it draws inside (repeat cells).
+    spots: Callable[[FaceRenderer, Placed, Callable[[Frame], list[Rect]]], list[Rect]] | None = None
 
 
 KINDS: dict[str, BoxKind] = {}

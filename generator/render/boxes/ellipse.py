@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from generator.errors import Finding
+from generator.load.boxes import EllipseBox
 from generator.render.boxes import fitness
-from generator.render.boxes.base import BoxKind, Placed, StrokeFill, paint, register
+from generator.render.boxes.base import BoxKind, Placed, paint, register
 
 if TYPE_CHECKING:
     from generator.render.engine import FaceRenderer
-
-
-class EllipseBox(StrokeFill):
-    """An ellipse inscribed in x, y, w, h (a circle when w == h)."""
-
-    kind: Literal["ellipse", "circle"]
 
 
 def draw(renderer: FaceRenderer, canvas, placed: Placed) -> None:

@@ -3,29 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
-
-from pydantic import Field
+from typing import TYPE_CHECKING
 
 from generator.errors import Finding, rel
+from generator.load.boxes import ImageBox
 from generator.load.project import inside
 from generator.render import art
-from generator.render.boxes.base import BoxBase, BoxKind, Placed, Rect, fit, register
+from generator.render.boxes.base import BoxKind, Placed, Rect, fit, register
 from generator.render.pdfform import end_form
 
 if TYPE_CHECKING:
     from generator.render.engine import FaceRenderer
 
 MIN_DPI = 300
-
-
-class ImageBox(BoxBase):
-    kind: Literal["image", "svg"]
-    src: str
-    fit: Literal["contain", "cover", "stretch"] = "contain"
-    params: dict[str, str] = Field(
-        {}, description="extra variables for an SVG template (values may be templates)"
-    )
 
 
 def art_path(renderer: FaceRenderer, box: ImageBox, ctx: dict) -> Path:
@@ -102,6 +92,7 @@ KIND = register(
         model=ImageBox,
         draw=draw,
         check=check,
+        draws="art",
         keys="`image`: src (PNG/JPEG in the game folder); `svg`: src (an SVG, which may use "
         "`{{ }}` over the item's data) and params (extra variables); both: fit "
         "contain/cover/stretch",

@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
-
-from pydantic import Field
+from typing import TYPE_CHECKING
 
 from generator.errors import Finding
-from generator.load.model import AbsLength, Colour, DashLength, LengthT, Stroke
+from generator.load.boxes import LineBox
 from generator.render.boxes import fitness
-from generator.render.boxes.base import BoxBase, BoxKind, Placed, Rect, register, stroke_style
-from generator.units import Length
+from generator.render.boxes.base import BoxKind, Placed, Rect, register, stroke_style
 
 if TYPE_CHECKING:
     from generator.render.engine import FaceRenderer
-
-
-class LineBox(BoxBase):
-    kind: Literal["line"]
-    x2: LengthT
-    y2: LengthT
-    stroke: Colour = "#000000"
-    stroke_width: Annotated[AbsLength, Stroke] = Length(0.5)
-    dash: list[DashLength] | None = Field(None, max_length=20)
 
 
 def ends(placed: Placed) -> tuple[float, float, float, float]:

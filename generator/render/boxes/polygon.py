@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
-
-from pydantic import Field
+from typing import TYPE_CHECKING
 
 from generator.errors import Finding
+from generator.load.boxes import PolygonBox
 from generator.render.boxes import fitness
-from generator.render.boxes.base import BoxKind, Placed, StrokeFill, paint, register
+from generator.render.boxes.base import BoxKind, Placed, paint, register
 
 if TYPE_CHECKING:
     from generator.render.engine import FaceRenderer
-
-
-class PolygonBox(StrokeFill):
-    """Points are in a local grid of `viewbox` units, scaled into x, y, w, h."""
-
-    kind: Literal["polygon"]
-    points: list[tuple[float, float]] = Field(min_length=2, max_length=10_000)
-    viewbox: tuple[Annotated[float, Field(gt=0)], Annotated[float, Field(gt=0)]] = (100, 100)
-    closed: bool = True
 
 
 def draw(renderer: FaceRenderer, canvas, placed: Placed) -> None:

@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING
 
 from generator.errors import Finding
-from generator.load.model import AbsLength, NonNegative
+from generator.load.boxes import RectBox
 from generator.render.boxes import fitness
-from generator.render.boxes.base import BoxKind, Placed, StrokeFill, paint, register
-from generator.units import Length
+from generator.render.boxes.base import BoxKind, Placed, paint, register
 
 if TYPE_CHECKING:
     from generator.render.engine import FaceRenderer
-
-
-class RectBox(StrokeFill):
-    kind: Literal["rect"]
-    radius: Annotated[AbsLength, NonNegative] = Length(0)
 
 
 def draw(renderer: FaceRenderer, canvas, placed: Placed) -> None:

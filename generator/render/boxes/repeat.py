@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
-
-from pydantic import Field
+from typing import TYPE_CHECKING
 
 from generator.errors import ContentError, Finding
 from generator.limits import LIMITS, exceeded
 from generator.load import templating
-from generator.load.model import AbsLength, NonNegative
-from generator.render.boxes.base import BoxBase, BoxKind, Placed, Rect, register
+from generator.load.boxes import RepeatBox
+from generator.render.boxes.base import BoxKind, Placed, Rect, register
 from generator.render.boxes.walk import cell_frame
-from generator.units import Length
 
 if TYPE_CHECKING:
     from generator.render.boxes.base import Frame
@@ -20,20 +17,6 @@ if TYPE_CHECKING:
 
 MAX_DEPTH = 4
 MAX_ELEMENTS = 500
-
-
-class RepeatBox(BoxBase):
-    """Draw another layout once per element of a list, in a grid of cells filling the box.
-
-    Each cell sees the item's data plus `cell` (the element), `index` (from 0) and `count`.
-    """
-
-    kind: Literal["repeat"]
-    over: str = Field(description="expression giving a list, e.g. 'units[unit].abilities'")
-    layout: str = Field(description="the layout drawn in each cell")
-    cols: int = Field(1, ge=1, le=50)
-    rows: int | None = Field(None, ge=1, le=50, description="default: as many as the list needs")
-    gap: Annotated[AbsLength, NonNegative] = Length(0)
 
 
 def cells(renderer: FaceRenderer, placed: Placed) -> list[Frame]:
@@ -102,12 +85,18 @@ def check(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
     return out
 
 
+def spots(renderer: FaceRenderer, placed: Placed, inner) -> list[Rect]:
+    """The text of every cell's layout."""
+    return [r for cell in cells(renderer, placed) for r in inner(cell)]
+
+
 KIND = register(
     BoxKind(
         names=("repeat",),
         model=RepeatBox,
         draw=draw,
         check=check,
+        spots=spots,
         keys="over (an expression giving a list), layout (drawn once per element, in its own "
         "cell), cols, rows, gap. The cell sees `cell`, `index` and `count`",
     )

@@ -2,47 +2,24 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
-
-from pydantic import Field
+from typing import TYPE_CHECKING
 
 from generator.errors import ContentError, Finding
 from generator.load import templating
-from generator.load.model import AbsLength, Colour, NonNegative, Positive
+from generator.load.boxes import SlotsBox
 from generator.render.boxes import fitness
 from generator.render.boxes.base import (
     BoxKind,
     Placed,
     Rect,
-    StrokeFill,
     fill_colour,
     number,
     paint,
     register,
 )
-from generator.render.boxes.text import TextSize
-from generator.units import Length
 
 if TYPE_CHECKING:
     from generator.render.engine import FaceRenderer
-
-
-class SlotsBox(StrokeFill):
-    """A row (or column) of N equal slots, e.g. a track or crew-cost boxes."""
-
-    kind: Literal["slots"]
-    n: int | str = Field(description="count, or a Jinja expression giving one")
-    size: Annotated[AbsLength, Positive] | None = Field(
-        None, description="slot size; default fits the box"
-    )
-    gap: Annotated[AbsLength, NonNegative] = Length(1)
-    shape: Literal["rect", "circle"] = "rect"
-    radius: Annotated[AbsLength, NonNegative] = Length(0.6)
-    direction: Literal["row", "column"] = "row"
-    align: Literal["start", "center", "end"] = "start"
-    labels: list[str] | str | None = None
-    label_color: Colour = "#000000"
-    label_size: TextSize | None = None
 
 
 def slot_count(box: SlotsBox, ctx: dict) -> int:

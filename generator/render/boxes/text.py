@@ -3,63 +3,29 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Annotated, Any, Literal
-
-from pydantic import BeforeValidator, Field, WithJsonSchema
+from typing import TYPE_CHECKING
 
 from generator import session
 from generator.errors import Finding
 from generator.load import templating
-from generator.load.model import AbsLength, Colour, LangText, NonNegative, TypeSizeRange
-from generator.render import textflow
-from generator.render.boxes import fitness
-from generator.render.boxes.base import BoxBase, BoxKind, Placed, Rect, fill_colour, fit, register
-from generator.units import Length, parse_length
+from generator.load.boxes import TextBox
+from generator.render import art, textflow
+from generator.render.boxes import fitness, image
+from generator.render.boxes.base import (
+    BoxKind,
+    Placed,
+    Rect,
+    bounds,
+    fill_colour,
+    fit,
+    multiply,
+    register,
+)
 
 if TYPE_CHECKING:
     from generator.render.engine import FaceRenderer
 
 _HTML_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(\s[^<>]*)?/?>")
-_UNIT = re.compile(r"[a-z%]\s*$")
-
-
-def text_size(value: Any) -> Length:
-    """A type size: 8pt or 3mm. A bare number would be millimetres like every other length,
-    which for type is nearly always a mistake (size: 8 meaning 8 pt, drawn 23 pt tall)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        raise ValueError(f"a bare number as a text size is ambiguous ({value!r}): write 8pt or 3mm")
-    if isinstance(value, str) and value.strip() and not _UNIT.search(value.strip()):
-        raise ValueError(f"a bare number as a text size is ambiguous ({value!r}): write 8pt or 3mm")
-    return parse_length(value, allow_percent=False)
-
-
-TextSize = Annotated[
-    Length,
-    BeforeValidator(text_size),
-    TypeSizeRange,
-    WithJsonSchema(
-        {
-            "type": "string",
-            "pattern": r"^\d*\.?\d+\s*(mm|cm|in|pt)$",
-            "description": "a type size with its unit: 8pt or 3mm",
-        }
-    ),
-]
-
-
-class TextBox(BoxBase):
-    kind: Literal["text"]
-    text: LangText
-    font: str = "gothic"
-    style: Literal["regular", "bold", "black"] = "regular"
-    size: TextSize = Length(10)
-    min_size: TextSize | None = None
-    leading: float = Field(1.2, gt=0.5, le=3)
-    color: Colour = "#000000"
-    align: Literal["left", "center", "right"] = "left"
-    valign: Literal["top", "middle", "bottom"] = "top"
-    wrap: bool = True
-    padding: Annotated[AbsLength, NonNegative] = Length(0)
 
 
 # ---------------------------------------------------------------- layout
@@ -197,9 +163,6 @@ def draw_fitted(renderer: FaceRenderer, canvas, fitted, faces, box: TextBox, r: 
 
 
 def _draw_icon(renderer: FaceRenderer, canvas, name: str, x: float, y: float, size: float, ctx):
-    from generator.render import art
-    from generator.render.boxes import image
-
     path = renderer.icons[name]
     canvas.saveState()
     r = Rect(x, y, size, size)
@@ -261,12 +224,24 @@ def check(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
     return out
 
 
+def spots(renderer: FaceRenderer, placed: Placed, inner) -> list[Rect]:
+    """Where the text's ink sits on the face: the same fitting as drawing."""
+    box = placed.box
+    fitted, faces = fit_text(renderer, box, placed.rect, placed.ctx)
+    ink = extent(fitted, faces, box, placed.rect)
+    if ink is None:
+        return []
+    return [bounds(multiply(placed.frame.to_face, placed.transform), ink)]
+
+
 KIND = register(
     BoxKind(
         names=("text",),
         model=TextBox,
         draw=draw,
         check=check,
+        draws="text",
+        spots=spots,
         colours=("color",),
         keys="text, font, style (regular/bold/black), size and min_size (auto-shrink) with "
         "their unit (8pt, 3mm), leading, color, align, valign, wrap, padding. "

@@ -21,10 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generator.commands.face import FaceRef, face_pdf, rasterise
 from generator.errors import ContentError
 from generator.fsio import write_bytes
+from generator.i18n.po import Edit, _yaml_edits
 from generator.i18n.segments import Segment
-from generator.load.content import ComponentSpec, GameContent
+from generator.load.content import ComponentSpec, GameContent, load_game
+from generator.load.project import Project
+from generator.load.yamlload import read_text
 
 DPI = 100
 MAX_ITEMS = 12  # faces of a component tried first, spread over its items
@@ -61,12 +65,6 @@ def write_pictures(
 ) -> list[Picture]:
     """One PNG per component string of `segments` in `out_dir` (created)."""
     from PIL import ImageChops, ImageDraw
-
-    from generator.commands.face import FaceRef, face_pdf, rasterise
-    from generator.i18n.po import Edit, _yaml_edits
-    from generator.load.content import load_game
-    from generator.load.project import Project
-    from generator.load.yamlload import read_text
 
     out_dir.mkdir(parents=True, exist_ok=True)
     pictures: list[Picture] = []

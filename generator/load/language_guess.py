@@ -14,8 +14,11 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from generator.check.text import WORD, plain
 from generator.load import languages
+from generator.load.rules_source import plain
+
+# a word: letters, with one inner apostrophe (check/text.py uses the same)
+WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 _ICON = re.compile(r":[a-z][a-z0-9_-]*:")
 

@@ -1,0 +1,151 @@
+"""The one cache store (generator/cache/store.py): every cache pnp keeps in the user's cache
+folder goes through it (one folder, one key scheme, one eviction rule), and `pnp cache info` /
+`pnp cache clear` report and empty it without changing what pnp makes."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import pytest
+from conftest import run_pnp
+
+from generator.cache import store
+
+MINI = {
+    "content/mini/game.yaml": "id: mini\ntitle: Mini\nlanguages: [en]\nprint: {papers: [a4]}\n",
+    "content/mini/components/cards.yaml": (
+        "id: cards\nname: Cards\nsize: poker\nlayout: mini/card\n"
+        "items:\n  - {id: a, data: {word: alpha}}\n  - {id: b, count: 2, data: {word: beta}}\n"
+    ),
+    "content/mini/layouts/mini/card.yaml": (
+        'boxes:\n  - {id: w, kind: text, text: "{{ word }} {{ 2 * 3 }}", x: 5, y: 5, w: 50, '
+        "h: 10, size: 12pt}\n"
+    ),
+}
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    where = tmp_path / "user-cache"
+    monkeypatch.setenv("PNP_CACHE_DIR", str(where))
+    monkeypatch.setattr(store, "_WRITES", {})
+    return where
+
+
+def _info(root) -> dict:
+    result = run_pnp(root, "cache", "info", "--format", "json", check=True)
+    return json.loads(result.stdout)
+
+
+def test_every_kind_lives_in_the_one_folder_and_info_counts_it(make_project, cache_dir):
+    root = make_project(MINI)
+    before = _info(root)
+    assert before["folder"] == str(cache_dir)
+    assert {k["kind"]: k["entries"] for k in before["kinds"]} == dict.fromkeys(store.KINDS, 0)
+    first = run_pnp(root, "check", "--format", "json")
+    after = _info(root)
+    entries = {k["kind"]: k["entries"] for k in after["kinds"]}
+    # a check loads the model (kept), digests the component file per language, compiles the
+    # card's template and parses the fonts: each kept in its kind's folder, nowhere else
+    assert all(entries[kind] > 0 for kind in store.KINDS), entries
+    on_disk = {p.name for p in cache_dir.iterdir()}
+    assert on_disk == set(store.KINDS)
+    for kind in after["kinds"]:
+        files = list((cache_dir / kind["kind"]).iterdir())
+        assert kind["entries"] == len(files)
+        assert kind["bytes"] == sum(f.stat().st_size for f in files)
+    # the project's own records are listed (read-only), not counted as the user cache
+    assert [r["what"] for r in after["project"]] == [
+        "kit stamps",
+        "passed checks",
+        "build records",
+        "rulebook figures",
+    ]
+    text = run_pnp(root, "cache", "info", check=True).stdout
+    assert str(cache_dir) in text and "templates" in text and "project records" in text
+    # clearing changes nothing but time: the same findings come back, recomputed
+    cleared = run_pnp(root, "cache", "clear", check=True).stdout
+    assert "entries" in cleared
+    assert all(k["entries"] == 0 for k in _info(root)["kinds"])
+    assert run_pnp(root, "check", "--format", "json").stdout == first.stdout
+
+
+def test_clear_one_kind_leaves_the_others_and_foreign_files(make_project, cache_dir):
+    root = make_project(MINI)
+    run_pnp(root, "check")
+    (cache_dir / "notes.txt").write_text("not pnp's")
+    run_pnp(root, "cache", "clear", "templates", check=True)
+    entries = {k["kind"]: k["entries"] for k in _info(root)["kinds"]}
+    assert entries["templates"] == 0
+    assert entries["models"] > 0 and entries["digests"] > 0
+    assert (cache_dir / "notes.txt").read_text() == "not pnp's"
+    bad = run_pnp(root, "cache", "clear", "bogus")
+    assert bad.returncode == 2 and "unknown cache kind 'bogus'" in bad.stderr
+
+
+def test_cache_info_works_outside_a_project_and_when_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("PNP_CACHE_DIR", "off")
+    monkeypatch.chdir(tmp_path)
+    from generator.commands import cli
+
+    assert cli.main(["cache", "info"]) == 0
+    assert cli.main(["cache", "clear"]) == 0
+    assert store.folder("models") is None and store.entry("fonts", "k") is None
+
+
+def test_one_key_scheme_and_an_owner_keeps_only_its_newest_entry(cache_dir):
+    assert store.key("a", "b") == store.key("a", "b") != store.key("a\0b")
+    assert len(store.key("x")) == 32 and len(store.key("x", length=16)) == 16
+    owner = store.key("/project", "game", length=16)
+    old = store.entry("models", store.key("v1"), owner=owner, suffix=".pickle")
+    new = store.entry("models", store.key("v2"), owner=owner, suffix=".pickle")
+    other = store.entry("models", store.key("v1"), owner=store.key("elsewhere", length=16))
+    assert old is not None and new is not None and other is not None
+    assert old.name == f"{owner}-{store.key('v1')}.pickle"
+    store.write("models", old, b"one", owner=owner)
+    store.write("models", other, b"other", owner=other.name.split("-")[0])
+    store.write("models", new, b"two", owner=owner)
+    assert not old.exists() and store.read(new) == b"two"
+    assert store.read(other) == b"other"
+    assert store.read(old) is None  # a miss, never an error
+
+
+def test_eviction_drops_the_least_recently_used_half(cache_dir, monkeypatch):
+    monkeypatch.setitem(store.KINDS, "digests", store.Kind("test", keep=8))
+    paths = []
+    for i in range(8):
+        path = store.entry("digests", store.key(str(i)))
+        assert path is not None
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x")
+        stamp = time.time() - 1000 + i  # entry 0 is the oldest
+        os.utime(path, (stamp, stamp))
+        paths.append(path)
+    assert store.evict("digests") == 0  # at the limit: nothing goes
+    assert store.read(paths[0]) == b"x"  # a hit makes the oldest the most recent
+    ninth = store.entry("digests", store.key("9"))
+    store.write("digests", ninth, b"y")  # the first write of this process applies the rule
+    left = {p.name for p in (cache_dir / "digests").iterdir()}
+    assert len(left) == 8 // 2
+    assert paths[0].name in left and ninth is not None and ninth.name in left
+    assert paths[1].name not in left  # the least recently used went first
+
+
+def test_every_cache_module_goes_through_the_store():
+    """No cache module picks its own folder or eviction: they all name a store kind."""
+    from pathlib import Path
+
+    package = Path(store.__file__).resolve().parents[1]
+    users = {
+        "cache/font_cache.py": '"fonts"',
+        "cache/template_cache.py": '"templates"',
+        "load/model_cache.py": '"models"',
+        "load/strings_digest.py": '"digests"',
+    }
+    for rel, kind in users.items():
+        text = (package / rel).read_text()
+        assert kind in text, rel
+        assert "XDG_CACHE_HOME" not in text and "Path.home()" not in text, rel
+        assert "scandir" not in text and "unlink" not in text, rel  # no eviction of its own
