@@ -157,8 +157,11 @@ def draw_fitted(renderer: FaceRenderer, canvas, fitted, faces, box: TextBox, r: 
     fill_colour(canvas, box, text_colour)
     icon_ctx = {**ctx, "color": text_colour}
     space = face.width(" ", size)
+    writer = None
+    font = None
+    icons = any(atom.icon for line in fitted.lines for atom in line.atoms)
     for line, (x, _) in zip(fitted.lines, xs, strict=True):
-        runs: list[list] = []  # [x, text, style]; a run is one drawString
+        runs: list[list] = []  # [x, text, style]; a run is one Tj
         open_run = False
         for i, atom in enumerate(line.atoms):
             spaced = i > 0
@@ -187,9 +190,19 @@ def draw_fitted(renderer: FaceRenderer, canvas, fitted, faces, box: TextBox, r: 
                 open_run = True
                 x += faces[style].width(piece, size)
         for run_x, text, style in runs:
-            canvas.setFont(faces[style].name, size)
-            canvas.drawString(run_x, baseline, text)
+            if writer is None:
+                writer = canvas.beginText()
+            if style != font:
+                writer.setFont(faces[style].name, size)
+                font = style
+            writer.setTextOrigin(run_x, baseline)
+            writer._code.append(writer._formatText(text))
         baseline -= size * box.leading
+        if icons and writer is not None:  # an icon is drawn over the lines before it
+            canvas.drawText(writer)
+            writer = font = None
+    if writer is not None:  # one text object for the whole box (BT ... ET)
+        canvas.drawText(writer)
 
 
 def _draw_icon(renderer: FaceRenderer, canvas, name: str, x: float, y: float, size: float, ctx):
