@@ -6,6 +6,7 @@ import re
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
+from reportlab.pdfgen.canvas import Canvas
 
 from generator import session
 from generator.errors import Finding
@@ -159,6 +160,7 @@ def draw_fitted(renderer: FaceRenderer, canvas, fitted, faces, box: TextBox, r: 
     space = face.width(" ", size)
     writer = None
     font = None
+    plain = type(canvas).drawString is Canvas.drawString
     icons = any(atom.icon for line in fitted.lines for atom in line.atoms)
     for line, (x, _) in zip(fitted.lines, xs, strict=True):
         runs: list[list] = []  # [x, text, style]; a run is one Tj
@@ -190,6 +192,10 @@ def draw_fitted(renderer: FaceRenderer, canvas, fitted, faces, box: TextBox, r: 
                 open_run = True
                 x += faces[style].width(piece, size)
         for run_x, text, style in runs:
+            if not plain:  # a canvas that treats text itself (ink-saver's)
+                canvas.setFont(faces[style].name, size)
+                canvas.drawString(run_x, baseline, text)
+                continue
             if writer is None:
                 writer = canvas.beginText()
             if style != font:
