@@ -45,7 +45,7 @@ FILES = {
     ),
     "templates/layouts/mini/back.yaml": (
         'background: "#1f2f4a"\nboxes:\n'
-        '  - {id: name, kind: text, text: MINI, x: 5, y: 38, w: 53, h: 12, size: 20pt,'
+        "  - {id: name, kind: text, text: MINI, x: 5, y: 38, w: 53, h: 12, size: 20pt,"
         ' align: center, color: "#f3e7c6"}\n'
     ),
     "templates/layouts/mini/own-back.yaml": (

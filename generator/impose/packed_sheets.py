@@ -127,7 +127,7 @@ def write_packed(
         for p in placed:
             comp, cp = by_id[p.band.key], p.piece
             ctx = renderer.context(comp, cp.item)
-            again = ("front", comp.id, cp.item.id) if faces.repeats(cp.item) else None
+            again: tuple | None = ("front", comp.id, cp.item.id) if faces.repeats(cp.item) else None
             draw_piece(canvas, renderer, cp.item.layout, ctx, p, p.front, p.clip, again)
             slots.append(_entry(comp, cp, p, p.front))
         marks = _marks_and_cuts(canvas, sheet, settings, area)

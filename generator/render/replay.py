@@ -28,7 +28,9 @@ KINDS = frozenset({"text", "rect", "circle", "ellipse", "line", "polygon"})
 # cs/CS/scn/SCN (colour spaces), sh (shading).
 _PAGE_RESOURCE = re.compile(r"(?:^|\s)(?:gs|Do|cs|CS|scn|SCN|sh)(?:\s|$)")
 _LIMIT = 4096  # kept operator lists per canvas: a 10,000-card deck holds few of them
-_UNBOUND = object()
+# Settings the walk itself reads (its key has their outcome: the rectangle and the angle), or
+# that draw nothing.
+_WALKED = frozenset({"if_", "rotate", "id", "kind", "holds"})
 
 
 def bound(renderer: FaceRenderer, box: Any) -> tuple[str, ...] | None:
@@ -45,9 +47,8 @@ def bound(renderer: FaceRenderer, box: Any) -> tuple[str, ...] | None:
             value = getattr(box, name)
             if isinstance(value, dict):
                 value = value.get(renderer.lang, "")
-            if isinstance(value, str) and name not in ("if_", "rotate", "id", "kind", "holds"):
-                if templating.is_template(value):
-                    found.append(name)
+            if isinstance(value, str) and name not in _WALKED and templating.is_template(value):
+                found.append(name)
         names = tuple(found)
     cache[id(box)] = (box, names)
     return names
