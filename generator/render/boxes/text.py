@@ -20,6 +20,7 @@ from generator.units import Length, parse_length
 if TYPE_CHECKING:
     from generator.render.engine import FaceRenderer
 
+_KEPT = 4096  # text layouts kept between the check and drawing of one command
 _HTML_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(\s[^<>]*)?/?>")
 _UNIT = re.compile(r"[a-z%]\s*$")
 
@@ -82,9 +83,11 @@ def fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, ctx: dict, last: boo
     fitted, faces = _fit_text(renderer, box, r, text)
     if done_with:
         return fitted, faces
-    if len(fits) > 4096:  # bounded: a 10,000-card deck must not hold every layout
-        fits.clear()
-    fits[key] = (box, fitted, faces)
+    # Bounded: a 10,000-card deck must not hold every layout. A full cache keeps what it has
+    # rather than starting over: the check lays faces out in the order printing draws them,
+    # so the first layouts kept are the ones drawing asks for first (and then takes out).
+    if len(fits) < _KEPT:
+        fits[key] = (box, fitted, faces)
     return fitted, faces
 
 
