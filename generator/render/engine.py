@@ -126,6 +126,8 @@ class FaceRenderer(Contexts):
             kept = replay.Replay.of(canvas)
             if kept.play(canvas, k):
                 return
+            if not kept.worth_keeping(k):
+                k = None
             start = len(canvas._code)
         self._draw_placed(canvas, placed)
         if k is not None:

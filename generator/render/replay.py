@@ -28,6 +28,7 @@ KINDS = frozenset({"text", "rect", "circle", "ellipse", "line", "polygon"})
 # cs/CS/scn/SCN (colour spaces), sh (shading).
 _PAGE_RESOURCE = re.compile(r"(?:^|\s)(?:gs|Do|cs|CS|scn|SCN|sh)(?:\s|$)")
 _LIMIT = 4096  # kept operator lists per canvas: a 10,000-card deck holds few of them
+_GIVE_UP = 1024  # drawings of a box after which a box that is seldom replayed is not kept
 # Settings the walk itself reads (its key has their outcome: the rectangle and the angle), or
 # that draw nothing.
 _WALKED = frozenset({"if_", "rotate", "id", "kind", "holds"})
@@ -83,6 +84,7 @@ class Replay:
 
     def __init__(self) -> None:
         self.ops: dict[tuple, list[str] | None] = {}
+        self.tally: dict[int, list[int]] = {}  # per box: [replays, drawings]
 
     @staticmethod
     def of(canvas: Any) -> Replay:
@@ -96,7 +98,17 @@ class Replay:
         if ops is None:
             return False
         canvas._code.extend(ops)
+        self.tally[k[0]][0] += 1
         return True
+
+    def worth_keeping(self, k: tuple) -> bool:
+        """Whether to keep what this box draws now: not for a box that draws something new on
+        nearly every card (a title, a card number), once that is clear."""
+        tally = self.tally.get(k[0])
+        if tally is None:
+            tally = self.tally[k[0]] = [0, 0]
+        tally[1] += 1
+        return tally[1] < _GIVE_UP or tally[0] * 8 >= tally[1]
 
     def keep(self, k: tuple, box: Any, ops: list[str]) -> None:
         if len(self.ops) >= _LIMIT:

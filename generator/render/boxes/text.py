@@ -91,17 +91,28 @@ def fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, ctx: dict, last: boo
     return fitted, faces
 
 
+def _faces(renderer: FaceRenderer, box: TextBox) -> dict:
+    """The faces a box's text is set in, by markup style; the box's own style is the base and
+    ** steps up from it. Resolved once per font and style."""
+    key = (box.font, box.style)
+    faces = renderer.compiled.get(key)
+    if faces is None:
+        fonts = renderer.fonts
+        if box.style == "regular":
+            faces = {s: fonts.face(box.font, s) for s in ("regular", "bold", "black")}
+        else:
+            faces = {
+                "regular": fonts.face(box.font, box.style),
+                "bold": fonts.face(box.font, "black" if box.style == "bold" else "bold"),
+                "black": fonts.face(box.font, "black"),
+            }
+        renderer.compiled[key] = faces
+    return faces
+
+
 def _fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, text: str):
-    fonts = renderer.fonts
-    faces = {s: fonts.face(box.font, s) for s in ("regular", "bold", "black")}
-    faces["regular"] = fonts.face(box.font, box.style)
+    faces = _faces(renderer, box)
     atoms = textflow.parse(text, "regular", renderer.icons)
-    if box.style != "regular":  # the box's own style is the base; ** steps up from it
-        faces = {
-            "regular": fonts.face(box.font, box.style),
-            "bold": fonts.face(box.font, "black" if box.style == "bold" else "bold"),
-            "black": fonts.face(box.font, "black"),
-        }
     pad = box.padding.points
     fitted = textflow.fit(
         atoms,
@@ -200,11 +211,12 @@ def draw_fitted(renderer: FaceRenderer, canvas, fitted, faces, box: TextBox, r: 
                 canvas.drawString(run_x, baseline, text)
                 continue
             if writer is None:
-                writer = canvas.beginText()
+                writer = canvas.beginText(run_x, baseline)
+            else:
+                writer.setTextOrigin(run_x, baseline)
             if style != font:
                 writer.setFont(faces[style].name, size)
                 font = style
-            writer.setTextOrigin(run_x, baseline)
             writer._code.append(writer._formatText(text))
         baseline -= size * box.leading
         if icons and writer is not None:  # an icon is drawn over the lines before it
