@@ -102,8 +102,18 @@ class Gutterfold:
             for slot, cp in zip(slots, batch, strict=False):
                 clip = grid.clip_for(slot, occupied)
                 ctx_item = renderer.context(comp, cp.item)
+                again = faces.repeats(cp.item)
                 faces.draw_face(
-                    canvas, renderer, cp.item.layout, ctx_item, clip, slot.front, w, h, bleed
+                    canvas,
+                    renderer,
+                    cp.item.layout,
+                    ctx_item,
+                    clip,
+                    slot.front,
+                    w,
+                    h,
+                    bleed,
+                    reuse=("front", comp.id, cp.item.id) if again else None,
                 )
                 fronts.append(
                     slot_entry(comp.id, cp.item.id, cp.copy, slot.trim, bleed, rotated=grid.rotated)
@@ -128,7 +138,16 @@ class Gutterfold:
                     )
                 else:
                     faces.draw_face(
-                        canvas, renderer, cp.item.back, ctx_item, back_clip, transform, w, h, bleed
+                        canvas,
+                        renderer,
+                        cp.item.back,
+                        ctx_item,
+                        back_clip,
+                        transform,
+                        w,
+                        h,
+                        bleed,
+                        reuse=("back", comp.id, cp.item.id) if again else None,
                     )
                 b = impose.Rect(0, 0, w, h).mapped(transform)
                 backs.append(

@@ -88,7 +88,17 @@ class PrintShop:
             canvas.setTrimBox(faces.box(trim))
             canvas.setBleedBox(faces.box(full))
             faces.draw_face(
-                canvas, renderer, dp.layout, face_ctx, full, place, w, h, bleed, outline
+                canvas,
+                renderer,
+                dp.layout,
+                face_ctx,
+                full,
+                place,
+                w,
+                h,
+                bleed,
+                outline,
+                reuse=("common-back", comp.id) if common else None,  # one page per design
             )
             if die and dp.side == "front":
                 die.add([(outline, place)])

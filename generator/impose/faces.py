@@ -3,6 +3,7 @@ pages, gutterfold pages, faces rasterised for PNG and Tabletop Simulator)."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -47,17 +48,32 @@ def clip(canvas, rect: impose.Rect) -> None:
 
 
 def draw_face(
-    canvas, renderer, layout, ctx, clip_rect, transform, w, h, bleed, outline: Outline | None = None
+    canvas,
+    renderer,
+    layout,
+    ctx,
+    clip_rect,
+    transform,
+    w,
+    h,
+    bleed,
+    outline: Outline | None = None,
+    reuse: Hashable | None = None,
 ) -> None:
     """Draw a face (layout over ctx), clipped to `clip_rect`, placed by `transform`; a shaped
-    piece's face is also clipped to its outline grown by the bleed."""
+    piece's face is also clipped to its outline grown by the bleed. A face that occurs several
+    times in the file names itself with `reuse` (the same key for the same face): it is drawn
+    once, as a Form XObject, and placed wherever it occurs."""
     canvas.saveState()
     clip(canvas, clip_rect)
     canvas.transform(*transform)
     if outline is not None and not outline.is_rect:
         clip_to(canvas, outline, bleed)
     try:
-        renderer.draw(canvas, layout, ctx, w, h, bleed)
+        if reuse is None:
+            renderer.draw(canvas, layout, ctx, w, h, bleed)
+        else:
+            place_form(canvas, renderer, reuse, layout, ctx, w, h, bleed)
     except ContentError as exc:
         item = ctx.get("item", {}).get("id", "the common back")
         where = renderer.layouts.files_of.get(layout, [None])[0]
@@ -82,3 +98,24 @@ def draw_common_back(
     canvas.transform(*transform)
     canvas.doForm(name)
     canvas.restoreState()
+
+
+def place_form(canvas, renderer, reuse: Hashable, layout, ctx, w, h, bleed) -> None:
+    """The face as a Form XObject at the current origin, defined the first time `reuse` is
+    seen on this canvas. The form's box reaches a face's size past the bleed on each side, so
+    a box drawn beyond the bleed is clipped by the page's clip, as when drawn in place."""
+    forms = canvas.__dict__.setdefault("_pnp_faces", {})
+    name = forms.get(reuse)
+    if name is None:
+        name = f"face{len(forms) + 1}"
+        reach = bleed + max(w, h)
+        canvas.beginForm(name, -reach, -reach, w + reach, h + reach)
+        renderer.draw(canvas, layout, ctx, w, h, bleed)
+        end_form(canvas)  # keeps the form's ExtGState (opacity in the face)
+        forms[reuse] = name
+    canvas.doForm(name)
+
+
+def repeats(item) -> bool:
+    """Whether an item's face occurs more than once in a file of all its copies."""
+    return item.count > 1

@@ -158,7 +158,8 @@ def write_packed(
         for p in placed:
             comp, cp = by_id[p.band.key], p.piece
             ctx = renderer.context(comp, cp.item)
-            draw_piece(canvas, renderer, cp.item.layout, ctx, p, p.front, p.clip)
+            again: tuple | None = ("front", comp.id, cp.item.id) if faces.repeats(cp.item) else None
+            draw_piece(canvas, renderer, cp.item.layout, ctx, p, p.front, p.clip, again)
             slots.append(_entry(comp, cp, p, p.front))
         marks = _marks_and_cuts(canvas, sheet, settings, area)
         if die:
@@ -194,7 +195,14 @@ def write_packed(
             clip = [impose.apply(back_sheet, x, y) for x, y in p.clip]
             common = cp.item.back == comp.model.back
             ctx = renderer.context(comp, None if common else cp.item)
-            draw_piece(canvas, renderer, cp.item.back, ctx, p, m, clip)
+            again = (
+                ("common-back", comp.id)
+                if common
+                else ("back", comp.id, cp.item.id)
+                if faces.repeats(cp.item)
+                else None
+            )
+            draw_piece(canvas, renderer, cp.item.back, ctx, p, m, clip, again)
             slots.append(_entry(comp, cp, p, m))
         # the front's crop marks and targets, mirrored: against a light they lie over the front's
         back_marks = [
@@ -234,8 +242,11 @@ def write_packed(
     }
 
 
-def draw_piece(canvas, renderer, layout: str, ctx: dict, p: packing.Placed, m, clip) -> None:
-    """One face: clipped to its share of the sheet, then to its outline grown by the bleed."""
+def draw_piece(
+    canvas, renderer, layout: str, ctx: dict, p: packing.Placed, m, clip, reuse=None
+) -> None:
+    """One face: clipped to its share of the sheet, then to its outline grown by the bleed; a
+    face that occurs again in the file (`reuse`, see faces.draw_face) is a Form XObject."""
     outline, (w, h), bleed = p.band.outline, (p.band.outline.w, p.band.outline.h), p.band.bleed
     canvas.saveState()
     path = canvas.beginPath()
@@ -247,7 +258,10 @@ def draw_piece(canvas, renderer, layout: str, ctx: dict, p: packing.Placed, m, c
     canvas.transform(*m)
     clip_to(canvas, outline, bleed)
     try:
-        renderer.draw(canvas, layout, ctx, w, h, bleed)
+        if reuse is None:
+            renderer.draw(canvas, layout, ctx, w, h, bleed)
+        else:
+            faces.place_form(canvas, renderer, reuse, layout, ctx, w, h, bleed)
     except ContentError as exc:
         item = ctx.get("item", {}).get("id", "the common back")
         exc.message = f"{exc.message} (drawing {item} with layout {layout}, {renderer.lang})"

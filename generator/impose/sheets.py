@@ -94,7 +94,19 @@ def write_sheets(
         clips = [grid.clip_for(slot, occupied) for slot in slots[: len(batch)]]
         for slot, clip, cp in zip(slots[: len(batch)], clips, batch, strict=True):
             ctx = renderer.context(comp, cp.item)
-            faces.draw_face(canvas, renderer, cp.item.layout, ctx, clip, slot.front, w, h, bleed)
+            again = faces.repeats(cp.item)
+            faces.draw_face(
+                canvas,
+                renderer,
+                cp.item.layout,
+                ctx,
+                clip,
+                slot.front,
+                w,
+                h,
+                bleed,
+                reuse=("front", comp.id, cp.item.id) if again else None,
+            )
             placed.append(
                 entries.slot_entry(
                     comp.id, cp.item.id, cp.copy, slot.trim, bleed, rotated=grid.rotated
@@ -137,7 +149,19 @@ def write_sheets(
                     canvas, renderer, comp, cp.item.back, ctx, clip, transform, w, h, bleed
                 )
             else:
-                faces.draw_face(canvas, renderer, cp.item.back, ctx, clip, transform, w, h, bleed)
+                again = faces.repeats(cp.item)
+                faces.draw_face(
+                    canvas,
+                    renderer,
+                    cp.item.back,
+                    ctx,
+                    clip,
+                    transform,
+                    w,
+                    h,
+                    bleed,
+                    reuse=("back", comp.id, cp.item.id) if again else None,
+                )
             placed.append(
                 entries.slot_entry(
                     comp.id,

@@ -17,7 +17,7 @@ from generator.load import templating
 from generator.load.content import ComponentSpec, GameContent, ItemSpec
 from generator.load.layouts import LayoutStore, game_store
 from generator.load.project import inside
-from generator.render import version_mark
+from generator.render import replay, version_mark
 from generator.render.boxes import KINDS, fitness
 from generator.render.boxes.base import Frame, Placed, Rect, colour
 from generator.render.boxes.walk import box_finding, raise_error, walk
@@ -65,6 +65,8 @@ class FaceRenderer(Contexts):
         super().__init__(content, lang)
         self.fonts: FontBook = fontbook(content.project.fonts)
         self.layouts: LayoutStore = game_store(content.project, content.dir)
+        self._memo: tuple[dict | None, dict[str, str]] = (None, {})
+        self.compiled: dict = {}  # per box: its data-bound settings (render/replay.py)
         self.icons = {
             name: inside(
                 content.dir, path, what="icon", file=content.dir / "game.yaml", key=f"icons.{name}"
@@ -91,7 +93,17 @@ class FaceRenderer(Contexts):
                     code="missing-language",
                 )
             value = value[self.lang]
-        return templating.render(value, ctx)
+        if not templating.is_template(value):
+            return value
+        # A box's templates over one card's context are rendered once: the replay key
+        # (render/replay.py) and the drawing after it ask for the same values.
+        memo = self._memo
+        if memo[0] is not ctx:
+            memo = self._memo = (ctx, {})
+        out = memo[1].get(value)
+        if out is None:
+            out = memo[1][value] = templating.render(value, ctx)
+        return out
 
     # ------------------------------------------------------------ drawing
     def draw(self, canvas, layout_name: str, ctx: dict, w: float, h: float, bleed: float) -> None:
@@ -124,6 +136,21 @@ class FaceRenderer(Contexts):
                 ink.end_box()
 
     def draw_placed(self, canvas, placed: Placed) -> None:
+        """Draw one placed box; a box drawn before on this canvas with the same rectangle and
+        the same values in its data-bound settings is replayed (render/replay.py)."""
+        k = replay.key(self, canvas, placed)
+        if k is not None:
+            kept = replay.Replay.of(canvas)
+            if kept.play(canvas, k):
+                return
+            if not kept.worth_keeping(k):
+                k = None
+            start = len(canvas._code)
+        self._draw_placed(canvas, placed)
+        if k is not None:
+            kept.keep(k, placed.box, canvas._code[start:])
+
+    def _draw_placed(self, canvas, placed: Placed) -> None:
         box = placed.box
         canvas.saveState()
         if placed.angle:

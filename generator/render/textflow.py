@@ -88,9 +88,17 @@ def _break_between(atom: Atom) -> list[Atom]:
 def _parse(text: str, base_style: str, icons: dict) -> list[Atom]:
     if not _MARKUP.search(text):  # plain words, the common case: one atom per word
         return [Atom([(word, base_style)]) for word in text.split(" ") if word]
+    if "**" not in text and ":" not in text:
+        # plain words over several lines: one atom per word, a break between lines
+        atoms: list[Atom] = []
+        for n, para in enumerate(text.split("\n")):
+            if n:
+                atoms.append(Atom(newline=True))
+            atoms += [Atom([(word, base_style)]) for word in para.split(" ") if word]
+        return atoms
     bold = "black" if base_style in ("bold", "black") else "bold"
     style = base_style
-    atoms: list[Atom] = []
+    atoms = []
     current: Atom | None = None
     for token in _TOKEN.split(text):
         if not token:
@@ -142,6 +150,9 @@ def measure(atoms: list[Atom], faces: Mapping[str, FaceLike]) -> None:
     for atom in atoms:
         if atom.icon:
             atom.width1 = ICON_SCALE
+        elif len(atom.segments) == 1:
+            text, style = atom.segments[0]
+            atom.width1 = faces[style].width(text, 1.0)
         elif not atom.newline:
             atom.width1 = sum(faces[s].width(t, 1.0) for t, s in atom.segments)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from reportlab.pdfgen.canvas import Canvas
+
 from generator import session
 from generator.errors import Finding
 from generator.load import templating
@@ -25,6 +27,7 @@ from generator.render.boxes.base import (
 if TYPE_CHECKING:
     from generator.render.engine import FaceRenderer
 
+_KEPT = 4096  # text layouts kept between the check and drawing of one command
 _HTML_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(\s[^<>]*)?/?>")
 
 
@@ -47,24 +50,37 @@ def fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, ctx: dict, last: boo
     fitted, faces = _fit_text(renderer, box, r, text)
     if done_with:
         return fitted, faces
-    if len(fits) > 4096:  # bounded: a 10,000-card deck must not hold every layout
-        fits.clear()
-    fits[key] = (box, fitted, faces)
+    # Bounded: a 10,000-card deck must not hold every layout. A full cache keeps what it has
+    # rather than starting over: the check lays faces out in the order printing draws them,
+    # so the first layouts kept are the ones drawing asks for first (and then takes out).
+    if len(fits) < _KEPT:
+        fits[key] = (box, fitted, faces)
     return fitted, faces
 
 
+def _faces(renderer: FaceRenderer, box: TextBox) -> dict:
+    """The faces a box's text is set in, by markup style: each a chain, the box's font and then,
+    per character, the scripts' faces. The box's own style is the base and ** steps up from it.
+    Resolved once per font, style and language."""
+    key = (box.font, box.style, renderer.lang)
+    faces = renderer.compiled.get(key)
+    if faces is None:
+        fonts, lang = renderer.fonts, renderer.lang
+        if box.style == "regular":
+            faces = {s: fonts.chain(box.font, s, lang) for s in ("regular", "bold", "black")}
+        else:
+            faces = {
+                "regular": fonts.chain(box.font, box.style, lang),
+                "bold": fonts.chain(box.font, "black" if box.style == "bold" else "bold", lang),
+                "black": fonts.chain(box.font, "black", lang),
+            }
+        renderer.compiled[key] = faces
+    return faces
+
+
 def _fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, text: str):
-    fonts, lang = renderer.fonts, renderer.lang
-    # Each style is a chain: the box's font, then per character the scripts' faces.
-    faces = {s: fonts.chain(box.font, s, lang) for s in ("regular", "bold", "black")}
-    faces["regular"] = fonts.chain(box.font, box.style, lang)
+    faces = _faces(renderer, box)
     atoms = textflow.parse(text, "regular", renderer.icons)
-    if box.style != "regular":  # the box's own style is the base; ** steps up from it
-        faces = {
-            "regular": fonts.chain(box.font, box.style, lang),
-            "bold": fonts.chain(box.font, "black" if box.style == "bold" else "bold", lang),
-            "black": fonts.chain(box.font, "black", lang),
-        }
     pad = box.padding.points
     fitted = textflow.fit(
         atoms,
@@ -124,8 +140,12 @@ def draw_fitted(renderer: FaceRenderer, canvas, fitted, faces, box: TextBox, r: 
     fill_colour(canvas, box, text_colour)
     icon_ctx = {**ctx, "color": text_colour}
     space = face.width(" ", size)
+    writer = None
+    font = None
+    plain = type(canvas).drawString is Canvas.drawString
+    icons = any(atom.icon for line in fitted.lines for atom in line.atoms)
     for line, (x, _) in zip(fitted.lines, xs, strict=True):
-        runs: list[list] = []  # [x, text, style]; a run is one drawString
+        runs: list[list] = []  # [x, text, style]; a run is one Tj
         open_run = False
         for i, atom in enumerate(line.atoms):
             spaced = i > 0 and not atom.glued  # a glued piece follows without a space
@@ -155,11 +175,29 @@ def draw_fitted(renderer: FaceRenderer, canvas, fitted, faces, box: TextBox, r: 
                 open_run = True
                 x += faces[style].width(piece, size)
         for run_x, text, style in runs:
-            for face_used, piece in faces[style].runs(text):  # per-character fallback
-                canvas.setFont(face_used.name, size)
-                canvas.drawString(run_x, baseline, piece)
+            pieces = faces[style].runs(text)  # per-character fallback: (face, text) pieces
+            if not plain:  # a canvas that treats text itself (ink-saver's)
+                for face_used, piece in pieces:
+                    canvas.setFont(face_used.name, size)
+                    canvas.drawString(run_x, baseline, piece)
+                    run_x += face_used.width(piece, size)
+                continue
+            for face_used, piece in pieces:
+                if writer is None:
+                    writer = canvas.beginText(run_x, baseline)
+                else:
+                    writer.setTextOrigin(run_x, baseline)
+                if face_used.name != font:
+                    writer.setFont(face_used.name, size)
+                    font = face_used.name
+                writer._code.append(writer._formatText(piece))
                 run_x += face_used.width(piece, size)
         baseline -= size * box.leading
+        if icons and writer is not None:  # an icon is drawn over the lines before it
+            canvas.drawText(writer)
+            writer = font = None
+    if writer is not None:  # one text object for the whole box (BT ... ET)
+        canvas.drawText(writer)
 
 
 def _draw_icon(renderer: FaceRenderer, canvas, name: str, x: float, y: float, size: float, ctx):
