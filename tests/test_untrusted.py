@@ -599,3 +599,170 @@ def test_brackets_nested_past_the_limit_are_refused_before_jinja_parses_them():
         templating.evaluate("(" * 60 + "1" + ")" * 60, {})
     assert templating.render("{{ " + "(" * 40 + "1" + ")" * 40 + " }}", {}) == "1"
     assert templating.render("sad :( " * 60 + "{{ n }}", {"n": 2}).endswith("2")
+
+
+# ================================================================== round three (issue 29)
+# ------------------------------------------------------------------ 1. one writer
+
+
+def _planted(folder):
+    """A folder outside the project holding a user's own files, temporaries included."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in (".mine.tmp", "notes.txt", ".cards.pdf.abc.tmp"):
+        (folder / name).write_text("the user's own\n")
+    (folder / "sub").mkdir(exist_ok=True)
+    (folder / "sub" / ".deep.tmp").write_text("the user's own\n")
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+
+
+@pytest.mark.parametrize("link", ["output", "output/mini", "output/mini/en"])
+def test_a_symlink_in_output_is_refused_and_its_target_untouched(tmp_path, link):
+    root = mini(tmp_path / "p")
+    elsewhere = tmp_path / "victim"
+    before = _planted(elsewhere)
+    (root / link).parent.mkdir(parents=True, exist_ok=True)
+    (root / link).symlink_to(elsewhere)
+    result = run_pnp(root, "print", "-j", "1")
+    assert result.returncode == 2, result.stdout + result.stderr
+    line = one_line(result)
+    assert f"{link}: is a symlink" in line, line
+    assert sorted(p.relative_to(elsewhere).as_posix() for p in elsewhere.rglob("*")) == before
+    assert all(p.read_text() == "the user's own\n" for p in elsewhere.rglob("*") if p.is_file())
+
+
+def test_the_sweep_removes_only_pnp_temporaries(tmp_path):
+    """A kill's leftover is swept; a user's own `.tmp` files in output/ are not pnp's."""
+    root = mini(tmp_path / "p")
+    folder = root / "output/mini/en"
+    folder.mkdir(parents=True)
+    (folder / ".notes.tmp").write_text("mine")
+    (folder / ".cards.pdf.x1y2.tmp").write_text("mine too")
+    leftover = folder / ".cards.pdf.pnp-x1y2.tmp"
+    leftover.write_text("half a PDF")
+    run_pnp(root, "print", "-j", "1", check=True)
+    assert (folder / ".notes.tmp").read_text() == "mine"
+    assert (folder / ".cards.pdf.x1y2.tmp").read_text() == "mine too"
+    assert not leftover.exists()
+
+
+def test_a_printer_preset_name_cannot_escape_output(tmp_path):
+    root = mini(tmp_path / "p")
+    (root / "templates/printers.yaml").write_text(
+        "'../../../victim':\n  name: Evil\n  dpi: 300\n  sizes:\n"
+        "    poker: {trim: {w: 63mm, h: 88mm}, bleed: 3mm, px: [816, 1110]}\n"
+    )
+    edit(
+        root,
+        GAME,
+        "print: {papers: [a4]}",
+        "print: {papers: [a4], exports: [{format: png, preset: '../../../victim'}]}",
+    )
+    result = run_pnp(root, "print", "-j", "1")
+    assert result.returncode in (1, 2), result.stdout + result.stderr
+    line = one_line(result)
+    assert "templates/printers.yaml" in line and "cannot be part of a file name" in line, line
+    assert not list(tmp_path.glob("victim*")) and not (tmp_path / "p/victim").exists()
+
+
+def test_an_unsafe_target_path_is_refused_by_the_writer_itself():
+    """The last guard: whatever a planner makes, the writer refuses a path that is not
+    output/ then plain names."""
+    from generator import fsio
+    from generator.errors import ContentError
+
+    for rel in ("output/x/../../pwned.pdf", "output/a\n/b.pdf", "content/x.pdf", "/etc/x"):
+        with pytest.raises(ContentError):
+            fsio.output_path(ROOT, rel)
+
+
+# ------------------------------------------------------------------ paths the user names
+
+
+def _reader(path, got):
+    import threading
+
+    def read():
+        with open(path, "rb") as fh:
+            got.append(fh.read())
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.parametrize("suffix", [".png", ".pdf"])
+def test_render_onto_a_fifo_writes_through_it(tmp_path, suffix):
+    root = mini(tmp_path / "p")
+    fifo = tmp_path / f"face{suffix}"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    thread = _reader(fifo, got)
+    result = run_pnp(root, "render", "mini", "cards", "red-card", "-o", str(fifo))
+    thread.join(30)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert os.path.exists(fifo) and os.stat(fifo).st_mode & 0o170000 == 0o010000  # still a FIFO
+    assert got and got[0][:4] in (b"\x89PNG", b"%PDF")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making a device node needs root")
+def test_render_onto_a_device_writes_through_and_leaves_the_device(tmp_path):
+    """A private copy of /dev/null (char 1,3): as root, main turned it into a regular file."""
+    import stat as st
+
+    root = mini(tmp_path / "p")
+    null = tmp_path / "null.png"
+    os.mknod(null, 0o666 | st.S_IFCHR, os.makedev(1, 3))
+    result = run_pnp(root, "render", "mini", "cards", "red-card", "-o", str(null))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert st.S_ISCHR(os.stat(null).st_mode)
+    assert not list(tmp_path.glob(".null.png*"))
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (("render", "mini", "cards", "red-card", "-o", ""), "-o: an empty path"),
+        (("render", "mini", "cards", "red-card", "-o", "DIR.png"), "not a regular file"),
+        (("calibrate", "--out", ""), "--out: an empty path"),
+        (("i18n", "export", "mini", "--lang", "es", "-o", "DIR.png"), "not a regular file"),
+    ],
+)
+def test_a_bad_path_on_the_command_line_is_one_line(tmp_path, args, needle):
+    root = mini(tmp_path / "p")
+    (root / "DIR.png").mkdir()
+    os.chdir(root)
+    result = run_pnp(root, *args)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert needle in one_line(result)
+    assert (root / "DIR.png").is_dir() and not list((root / "DIR.png").iterdir())
+
+
+def test_calibrate_out_outside_the_project(tmp_path):
+    root = mini(tmp_path / "p")
+    out = tmp_path / "elsewhere"
+    result = run_pnp(root, "calibrate", "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (out / "calibration-a4.pdf").read_bytes()[:4] == b"%PDF"
+    manifest = json.loads((out / "calibration-a4.json").read_text())
+    assert manifest["files"][0]["path"] == str(out / "calibration-a4.pdf")
+
+
+# ------------------------------------------------------------------ names
+
+
+def test_i18n_add_refuses_a_code_with_a_newline(tmp_path):
+    root = mini(tmp_path / "p")
+    before = (root / GAME).read_text()
+    result = run_pnp(root, "i18n", "add", "mini", "fr\n")
+    assert result.returncode == 2
+    assert "is not an ISO 639-1 language code" in one_line(result)
+    assert (root / GAME).read_text() == before
+    assert run_pnp(root, "check").returncode == 0
+
+
+def test_new_refuses_a_game_id_with_a_newline(tmp_path):
+    root = mini(tmp_path / "p")
+    result = run_pnp(root, "new", "ok\n")
+    assert result.returncode == 2
+    one_line(result)
+    assert sorted(p.name for p in (root / "content").iterdir()) == ["mini"]

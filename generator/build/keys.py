@@ -24,7 +24,7 @@ from generator.limits import LIMITS
 from generator.load.content import ComponentSpec, GameContent
 from generator.load.project import hash_into, read_bytes, used_files
 
-_LANG = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$")  # keys of a per-language mapping
+_LANG = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]+)?\Z")  # keys of a per-language mapping
 _YAML_SUFFIXES = (".yaml", ".yml")
 _GAME_FILES = ("game.yaml", "manifest.yaml", "glossary.yaml", "accepted.yaml")
 

@@ -21,8 +21,8 @@ from typing import Any
 from generator.errors import ContentError, Finding, rel
 from generator.load.content import GameContent
 
-_CODE = re.compile(r"^[a-z]{2,3}(-[a-z]{2})?$")
-_ISO = re.compile(r"^[a-z]{2}$")
+_CODE = re.compile(r"^[a-z]{2,3}(-[a-z]{2})?\Z")
+_ISO = re.compile(r"^[a-z]{2}\Z")
 
 
 def check(content: GameContent) -> list[Finding]:

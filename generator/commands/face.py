@@ -135,14 +135,12 @@ def face_findings(content: GameContent, ref: FaceRef) -> list[Finding]:
 
 def save_face(content: GameContent, ref: FaceRef, out: Path, dpi: float, bleed_pt: float) -> Path:
     """Write the face to `out`: PDF when it ends in .pdf, PNG otherwise (atomic)."""
-    from generator.fsio import write_bytes
+    from generator.fsio import write_user_file  # a FIFO or device is written through
 
     pdf = face_pdf(content, ref, bleed_pt)
     if out.suffix.lower() == ".pdf":
-        write_bytes(out, pdf)
-        return out
+        return write_user_file(out, pdf)
     image = rasterise(pdf, dpi)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", dpi=(dpi, dpi), compress_level=3)
-    write_bytes(out, buffer.getvalue())
-    return out
+    return write_user_file(out, buffer.getvalue())

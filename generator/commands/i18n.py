@@ -186,7 +186,11 @@ def sync(project, args, load, check, print_findings) -> int:
 
 
 def _default_po(project, game: str, lang: str | None) -> Path:
-    return project.output / "i18n" / (f"{game}.{lang}.po" if lang else f"{game}.pot")
+    from generator.fsio import output_path
+
+    return output_path(
+        project.root, f"output/i18n/{game}.{lang}.po" if lang else f"output/i18n/{game}.pot"
+    )
 
 
 def export(project, args, load) -> int:
@@ -233,7 +237,7 @@ def import_(project, args, load, print_findings) -> int:
 def add(project, args, load) -> int:
     (content,) = load(project, [args.game])
     lang = args.lang
-    if not languages.LANG_CODE.match(lang):
+    if not languages.LANG_CODE.fullmatch(lang):
         close = languages.suggest(lang, languages.known())
         raise ContentError(
             f"'{lang}' is not an ISO 639-1 language code (two lowercase letters)",

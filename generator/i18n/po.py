@@ -190,8 +190,13 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
 
 
 def write_po(po: polib.POFile, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, str(po).encode("utf-8"))
+    """To a path the user named (-o) or under output/i18n/: a FIFO or device is written
+    through, a folder refused, a regular file replaced atomically (fsio.write_user_file)."""
+    from generator.fsio import write_user_file
+
+    if path.parent != Path(""):
+        path.parent.mkdir(parents=True, exist_ok=True)
+    write_user_file(path, str(po).encode("utf-8"))
 
 
 # ---------------------------------------------------------------- import

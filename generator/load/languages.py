@@ -31,7 +31,7 @@ from generator.load.yamlload import yaml_error
 
 BUNDLED = Path(__file__).resolve().parents[2] / "templates" / "languages"
 _folders: list[Path] = [BUNDLED]
-LANG_CODE = re.compile(r"^[a-z]{2}$")  # ISO 639-1: game.yaml's `languages` (model.LANG_RE)
+LANG_CODE = re.compile(r"^[a-z]{2}\Z")  # ISO 639-1: game.yaml's `languages` (model.LANG_RE)
 LABELS = (
     "contents",
     "rules",

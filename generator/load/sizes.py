@@ -7,7 +7,8 @@ from pathlib import Path
 
 from generator import session
 from generator.errors import ContentError
-from generator.units import parse_length
+from generator.limits import LIMITS
+from generator.units import MM, parse_length
 
 
 @session.cached
@@ -17,11 +18,16 @@ def _table(path: Path) -> dict[str, tuple[float, float]]:
     raw = load_yaml(path)
     table = {}
     for name, spec in raw.items():
+        from generator.fsio import check_name  # a paper's name is part of its files' names
+
+        check_name(name, "size", path, raw.line_of(name), str(name))
         try:
             table[name] = (
                 parse_length(spec["w"], allow_percent=False).points,
                 parse_length(spec["h"], allow_percent=False).points,
             )
+            if min(table[name]) < LIMITS.lengths.face_min * MM:
+                raise ValueError(f"a side under {LIMITS.lengths.face_min} mm (sizes are positive)")
         except (KeyError, TypeError, ValueError) as exc:
             raise ContentError(f"bad size entry: {exc}", path, raw.line_of(name), name) from None
     return table

@@ -20,7 +20,7 @@ from generator.cache.template_cache import CachedCompile
 from generator.errors import ContentError
 from generator.limits import LIMITS
 
-_LANG = re.compile(r"^[a-z]{2}$")
+_LANG = re.compile(r"^[a-z]{2}\Z")
 MAX_RENDERED = 100_000  # characters; longer output is a runaway template
 
 

@@ -69,6 +69,14 @@ boxes:
     "templates/layouts/mini/back.yaml": 'background: "#1f2f4a"\nboxes: []\n',
 }
 
+PRINTERS = """\
+shop:
+  name: Shop
+  dpi: 300
+  sizes:
+    poker: {trim: {w: 63mm, h: 88mm}, bleed: 3mm, px: [816, 1110]}
+"""
+
 
 def png(width: int, height: int, dpi: int = 300) -> bytes:
     buf = io.BytesIO()
@@ -605,6 +613,51 @@ CASES = {
             )
         },
         dict(exit=1, code="rules-template", file=RULES, line=9, message="recursion"),
+    ),
+    # Round three (issue 29): names that become file names, geometry, paths.
+    "paper-name-escapes": (
+        {
+            **sub(GAME, "papers: [a4]", "papers: ['x/../../victim/pwned']"),
+            "templates/paper.yaml": "a4: {w: 210mm, h: 297mm}\n'x/../../victim/pwned': "
+            "{w: 210mm, h: 297mm}\n",
+        },
+        dict(exit=2, code="bad-name", file="templates/paper.yaml", line=2, message="file name"),
+    ),
+    "paper-size-zero": (
+        {"templates/paper.yaml": "a4: {w: 0mm, h: 297mm}\n"},
+        dict(exit=2, file="templates/paper.yaml", line=1, key="a4", message="under 5 mm"),
+    ),
+    "preset-name-escapes": (
+        {
+            **sub(GAME, "papers: [a4]", "papers: [a4], exports: [{format: png, preset: '../pwn'}]"),
+            "templates/printers.yaml": PRINTERS.replace("shop:", "'../pwn':"),
+        },
+        dict(exit=1, code="bad-name", file="templates/printers.yaml", message="file name"),
+    ),
+    "preset-dpi-zero": (
+        {
+            **sub(GAME, "papers: [a4]", "papers: [a4], exports: [{format: png, preset: shop}]"),
+            "templates/printers.yaml": PRINTERS.replace("dpi: 300", "dpi: 0"),
+        },
+        dict(exit=1, code="schema", file="templates/printers.yaml", message="dpi 0"),
+    ),
+    "preset-px-huge": (
+        {
+            **sub(GAME, "papers: [a4]", "papers: [a4], exports: [{format: png, preset: shop}]"),
+            "templates/printers.yaml": PRINTERS.replace("[816, 1110]", "[200000, 1110]"),
+        },
+        dict(exit=1, code="schema", file="templates/printers.yaml", message="px 200000"),
+    ),
+    "preset-without-sizes": (
+        {
+            **sub(GAME, "papers: [a4]", "papers: [a4], exports: [{format: png, preset: shop}]"),
+            "templates/printers.yaml": "shop: {name: Shop, dpi: 300}\n",
+        },
+        dict(exit=1, code="schema", file="templates/printers.yaml", message="sizes"),
+    ),
+    "language-code-newline": (
+        sub(GAME, "languages: [en, es]", 'languages: [en, "es\\n"]'),
+        dict(exit=2, code="schema", file=GAME, line=3, key="languages"),
     ),
 }
 
