@@ -766,3 +766,188 @@ def test_new_refuses_a_game_id_with_a_newline(tmp_path):
     assert result.returncode == 2
     one_line(result)
     assert sorted(p.name for p in (root / "content").iterdir()) == ["mini"]
+
+
+# ------------------------------------------------------------------ 2. the watch server
+
+
+@pytest.fixture
+def served(tmp_path):
+    """The watch server on a free port over a game's output folder holding a preview, a PDF,
+    a symlink to / (`leak`), a symlinked file, a FIFO and a dot file."""
+    import threading
+
+    from generator.commands import watch
+
+    folder = tmp_path / "p/output/mini"
+    (folder / "preview").mkdir(parents=True)
+    (folder / "preview/index.html").write_text("<html>preview</html>")
+    (folder / "en").mkdir()
+    (folder / "en/cards-a4.pdf").write_bytes(b"%PDF-1.7 cards")
+    (folder / "leak").symlink_to("/")
+    (folder / "preview/secret.txt").symlink_to(tmp_path / "outside-secret.txt")
+    (tmp_path / "outside-secret.txt").write_text("TOP SECRET")
+    os.mkfifo(folder / "preview/pipe.html")
+    (folder / ".pnp-cache").mkdir()
+    (folder / ".pnp-cache/x.json").write_text("{}")
+    before = threading.active_count()
+    server = watch.serve(folder, 0, watch.Reloads())
+    yield server.server_address[1], before
+    server.shutdown()
+    server.server_close()
+
+
+def _get(port, path, host=None):
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.putrequest("GET", path, skip_host=True, skip_accept_encoding=True)
+    conn.putheader("Host", host or f"127.0.0.1:{port}")
+    conn.endheaders()
+    response = conn.getresponse()
+    body = response.read()
+    conn.close()
+    return response.status, body
+
+
+def test_watch_serves_the_preview_and_the_kit(served):
+    port, _ = served
+    assert _get(port, "/preview/index.html") == (200, b"<html>preview</html>")
+    assert _get(port, "/en/cards-a4.pdf", f"localhost:{port}") == (200, b"%PDF-1.7 cards")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/leak/etc/passwd",
+        "/leak/",
+        "/preview/secret.txt",
+        "/preview/",
+        "/en/",
+        "/preview/pipe.html",
+        "/.pnp-cache/x.json",
+        "/preview/../../../outside-secret.txt",
+        "/preview/%2e%2e/%2e%2e/%2e%2e/outside-secret.txt",
+    ],
+)
+def test_watch_serves_no_symlink_folder_fifo_or_escape(served, path):
+    port, _ = served
+    status, body = _get(port, path)
+    assert status in (400, 404), (status, body[:200])
+    assert b"root:" not in body and b"TOP SECRET" not in body and b"Directory listing" not in body
+
+
+@pytest.mark.parametrize("host", ["evil.example:{port}", "127.0.0.1:1", "localhost", ""])
+def test_watch_refuses_a_foreign_host_header(served, host):
+    """DNS rebinding: a web page's own name pointed at 127.0.0.1 sends its Host header."""
+    port, _ = served
+    status, body = _get(port, "/preview/index.html", host.format(port=port) or " ")
+    assert status == 403 and b"preview" not in body
+
+
+@pytest.mark.parametrize("path", ["/preview/%00", "/a%00b/index.html", "/%ff%fe", "/x\\..\\y"])
+def test_watch_answers_a_bad_url_with_400_and_no_traceback(served, path, capfd):
+    port, _ = served
+    status, _body = _get(port, path)
+    assert status in (400, 404)
+    if "%00" in path:
+        assert status == 400
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_watch_caps_connections_and_drops_idle_ones(served, monkeypatch):
+    import socket
+    import threading
+
+    from generator.commands import watch
+
+    port, before = served
+    idle = []
+    for _ in range(200):
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        idle.append(s)
+    time.sleep(1)
+    assert threading.active_count() - before <= watch.MAX_CONNECTIONS + 2
+    # Past the cap, a connection is closed at once; within it, after the idle time.
+    deadline = time.monotonic() + watch.IDLE_SECONDS + 10
+    closed = 0
+    for s in idle:
+        s.settimeout(max(0.1, deadline - time.monotonic()))
+        try:
+            closed += s.recv(1) == b""
+        except (TimeoutError, ConnectionResetError):
+            closed += 0
+        s.close()
+    assert closed == len(idle)
+    time.sleep(0.5)
+    assert _get(port, "/preview/index.html")[0] == 200  # and it still serves
+
+
+def test_watch_on_a_busy_port_fails_before_building(tmp_path):
+    import socket
+
+    root = mini(tmp_path / "p")
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    port = busy.getsockname()[1]
+    try:
+        started = time.monotonic()
+        result = run_pnp(root, "watch", "mini", "--port", str(port))
+        assert time.monotonic() - started < 5
+    finally:
+        busy.close()
+    assert result.returncode == 2
+    assert f"--port {port}" in one_line(result)
+    assert not list((root / "output").rglob("*.pdf"))
+
+
+def test_watch_does_not_enter_a_symlinked_folder(tmp_path):
+    from generator.commands.watch import watched_folders
+
+    root = mini(tmp_path / "p")
+    (root / "content/mini/art/usr").symlink_to("/usr")
+    (root / "content/mini/art/real").mkdir()
+    folders = watched_folders(root / "content/mini", root / "templates")
+    assert root / "content/mini/art/real" in folders
+    assert all(not str(f).startswith(str(root / "content/mini/art/usr")) for f in folders)
+    assert len(folders) < 50
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
+def test_ctrl_c_during_a_watch_cycle_prints_no_traceback(tmp_path):
+    root = _big(mini(tmp_path / "p"), decks=1, cards=100)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "generator", "--root", str(root), "watch", "big", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+    lines = []
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            lines.append(line)
+            if "rebuilt in" in line or not line:
+                break
+        time.sleep(2)  # the watch starts once the first cycle is done
+        deck = root / "content/big/components/d0.yaml"
+        deck.write_text(deck.read_text().replace("Deck 0", "Deck zero"))
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            lines.append(line)
+            if "changed:" in line or not line:
+                break
+        time.sleep(1.0)  # inside the cycle (loading, checking, 200 faces: several seconds)
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    text = "".join(lines) + out
+    assert "Traceback" not in text, text
+    assert text.rstrip().endswith("pnp watch: stopped"), text
