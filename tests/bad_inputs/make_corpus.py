@@ -7,6 +7,7 @@ again after changing a case here; the folders are committed so reviewers can rea
 from __future__ import annotations
 
 import io
+import math
 import shutil
 import struct
 import zlib
@@ -658,6 +659,72 @@ CASES = {
     "language-code-newline": (
         sub(GAME, "languages: [en, es]", 'languages: [en, "es\\n"]'),
         dict(exit=2, code="schema", file=GAME, line=3, key="languages"),
+    ),
+    "shape-diameter-negative": (
+        sub(COMP, "size: poker", "shape: {kind: circle, diameter: -20mm}"),
+        dict(exit=2, code="schema", file=COMP, line=3, key="shape.diameter"),
+    ),
+    "shape-diameter-tiny": (
+        sub(COMP, "size: poker", "shape: {kind: circle, diameter: 0.001mm}"),
+        dict(exit=2, code="schema", file=COMP, line=3, key="shape.diameter", message="range"),
+    ),
+    "shape-across-flats-zero": (
+        sub(COMP, "size: poker", "shape: {kind: hexagon, across_flats: 0}"),
+        dict(exit=2, code="schema", file=COMP, line=3, key="shape.across_flats"),
+    ),
+    "shape-radius-negative": (
+        sub(COMP, "size: poker", "size: poker\nshape: {kind: rect, radius: -3mm}"),
+        dict(exit=2, code="schema", file=COMP, line=4, key="shape.radius"),
+    ),
+    "shape-point-1e300": (
+        sub(
+            COMP,
+            "size: poker",
+            "size: poker\nshape: {kind: polygon, points: [[0, 0], [1e300, 0], [0, 100]]}",
+        ),
+        dict(exit=2, code="schema", file=COMP, line=4, key="shape.points[1][0]"),
+    ),
+    "shape-viewbox-zero": (
+        sub(
+            COMP,
+            "size: poker",
+            "size: poker\nshape: {kind: polygon, points: [[0, 0], [1, 0], [0, 1]], viewbox: [0, 1]}",
+        ),
+        dict(exit=2, code="schema", file=COMP, line=4, key="shape.viewbox[0]"),
+    ),
+    "shape-self-crossing": (
+        sub(
+            COMP,
+            "size: poker",
+            "size: poker\nshape: {kind: polygon, points: [[0, 0], [100, 100], [100, 0], [0, 60]]}",
+        ),
+        dict(exit=2, code="schema", file=COMP, line=4, key="shape", message="crosses itself"),
+    ),
+    "shape-degenerate": (
+        sub(
+            COMP,
+            "size: poker",
+            "size: poker\nshape: {kind: polygon, points: [[0, 0], [50, 50], [100, 100]]}",
+        ),
+        dict(exit=2, code="schema", file=COMP, line=4, key="shape", message="no area"),
+    ),
+    "shape-too-many-points": (
+        sub(
+            COMP,
+            "size: poker",
+            "size: poker\nshape: {kind: polygon, points: ["
+            + ", ".join(
+                f"[{50 + 50 * math.cos(k * math.tau / 3000):.4f}, "
+                f"{50 + 50 * math.sin(k * math.tau / 3000):.4f}]"
+                for k in range(3000)
+            )
+            + "]}",
+        ),
+        dict(exit=2, code="schema", file=COMP, line=4, key="shape.points"),
+    ),
+    "polygon-box-point-1e300": (
+        sub(LAYOUT, "kind: rect,", "kind: polygon, points: [[0, 0], [1e300, 1], [0, 1]],"),
+        dict(exit=2, code="schema", file=LAYOUT, line=3, key="boxes[0].points[1][0]"),
     ),
 }
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import Field
 
 from generator.errors import Finding
+from generator.limits import LIMITS
 from generator.render.boxes import fitness
 from generator.render.boxes.base import BoxKind, Placed, StrokeFill, paint, register
 
@@ -14,12 +15,18 @@ if TYPE_CHECKING:
     from generator.render.engine import FaceRenderer
 
 
+_Coord = Annotated[float, Field(allow_inf_nan=False, ge=-1e6, le=1e6)]  # finite, bounded
+_Side = Annotated[float, Field(allow_inf_nan=False, gt=0, le=1e6)]
+
+
 class PolygonBox(StrokeFill):
     """Points are in a local grid of `viewbox` units, scaled into x, y, w, h."""
 
     kind: Literal["polygon"]
-    points: list[tuple[float, float]] = Field(min_length=2, max_length=10_000)
-    viewbox: tuple[Annotated[float, Field(gt=0)], Annotated[float, Field(gt=0)]] = (100, 100)
+    points: list[tuple[_Coord, _Coord]] = Field(
+        min_length=2, max_length=LIMITS.counts.layout_points
+    )
+    viewbox: tuple[_Side, _Side] = (100, 100)
     closed: bool = True
 
 
