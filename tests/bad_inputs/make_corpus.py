@@ -688,7 +688,8 @@ CASES = {
         sub(
             COMP,
             "size: poker",
-            "size: poker\nshape: {kind: polygon, points: [[0, 0], [1, 0], [0, 1]], viewbox: [0, 1]}",
+            "size: poker\nshape: {kind: polygon, points: [[0, 0], [1, 0], [0, 1]], "
+            "viewbox: [0, 1]}",
         ),
         dict(exit=2, code="schema", file=COMP, line=4, key="shape.viewbox[0]"),
     ),
