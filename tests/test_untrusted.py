@@ -437,6 +437,39 @@ RUNAWAY = {
         'text: "{{ label }}"',
         "text: \"{{ '%999999999s' | format(label) }}\"",
     ),
+    # round three: string operations checked before the result exists (main: MemoryError)
+    "tilde doubling": (
+        CARD,
+        'text: "{{ label }}"',
+        "text: \"{% set a0 = 'x' * 90000 %}"
+        + "".join(f"{{% set a{i + 1} = a{i} ~ a{i} %}}" for i in range(15))
+        + '{{ a15 | length }}"',
+    ),
+    "join of a big list": (
+        CARD,
+        'text: "{{ label }}"',
+        "text: \"{{ ((['x' * 90000] * 90000) | join) | length }}\"",
+    ),
+    "replace blow-up": (
+        CARD,
+        'text: "{{ label }}"',
+        "text: \"{{ (('x' * 90000) | replace('x', 'x' * 90000)) | length }}\"",
+    ),
+    "indent blow-up": (
+        CARD,
+        'text: "{{ label }}"',
+        "text: \"{{ (('\\n' * 90000) | indent(90000)) | length }}\"",
+    ),
+    "str.join blow-up": (
+        CARD,
+        'text: "{{ label }}"',
+        "text: \"{{ ('x' * 90000).join(['y' * 90000] * 90000) | length }}\"",
+    ),
+    "table of 90,000 rows": (
+        RULES_ES,
+        "Juega una carta.",
+        "{{ table([{'a': 'x' * 90000}] * 90000) }}",
+    ),
     "0.05 mm card": (COMP, "size: poker", "size: {w: 0.05, h: 0.05}"),
     "10 km board": (COMP, "size: poker", "size: {w: 10000000, h: 10000000}"),
     "3 m card": (COMP, "size: poker", "size: {w: 3000, h: 3000}"),
@@ -951,3 +984,30 @@ def test_ctrl_c_during_a_watch_cycle_prints_no_traceback(tmp_path):
     text = "".join(lines) + out
     assert "Traceback" not in text, text
     assert text.rstrip().endswith("pnp watch: stopped"), text
+
+
+# ------------------------------------------------------------------ 3. a translator's PO
+
+
+@pytest.mark.parametrize(
+    "msgstr",
+    [
+        "{{ ('x' * 90000) ~ ('x' * 90000) }}",
+        "Carta {{ 'x' * 99999 }}",
+    ],
+)
+def test_a_po_msgstr_brings_no_jinja_the_source_has_not(tmp_path, msgstr):
+    import polib
+
+    root = mini(tmp_path / "p")
+    path = tmp_path / "es.po"
+    run_pnp(root, "i18n", "export", "mini", "--lang", "es", "-o", str(path), check=True)
+    po = polib.pofile(str(path))
+    plain = next(e for e in po if "{" not in e.msgid and e.msgctxt.startswith("components/"))
+    plain.msgstr = msgstr
+    po.save(str(path))
+    before = {p: p.read_bytes() for p in (root / "content").rglob("*") if p.is_file()}
+    result = run_pnp(root, "i18n", "import", "mini", str(path))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"[po-placeholder] entry '{plain.msgctxt}'" in result.stderr
+    assert {p: p.read_bytes() for p in (root / "content").rglob("*") if p.is_file()} == before

@@ -269,7 +269,14 @@ def _check_placeholders(msgid: str, msgstr: str, source_text: str) -> str | None
         templating.check_syntax(restore(msgstr, exprs))
     except ContentError as exc:
         return f"with its placeholders restored it is not a valid template: {exc.message}"
+    if own and not exprs:
+        # Held to the rules of the YAML it lands in: a translation brings no Jinja of its own
+        # where the source has none (a variable-free `{{ 'x' * 99999 }}` reads nothing).
+        return "it adds Jinja ({{ }} or {% %}) where the source has none; translate the words"
     if own:
+        tags = set(re.findall(r"\{%[-+]?\s*(\w+)", msgstr)) - {"if", "elif", "else", "endif"}
+        if tags:
+            return f"its Jinja uses {{% {sorted(tags)[0]} %}}; a translation may use if/else only"
         extra = _variables(msgstr) - _variables(source_text)
         if extra:
             return "its Jinja reads " + ", ".join(sorted(extra)) + ", which the source does not"

@@ -30,6 +30,7 @@ from typing import Any
 from jinja2 import StrictUndefined
 
 from generator.errors import ContentError
+from generator.limits import LIMITS
 from generator.load import languages, templating
 from generator.load.content import ComponentSpec, GameContent, ItemSpec
 from generator.load.glossary import Glossary
@@ -363,6 +364,12 @@ class RulesData:
                 hint="e.g. table(items('orders'), {'Carta': 'name', 'Efecto': 'effect'})",
             )
         rows = list(rows)
+        if len(rows) > LIMITS.counts.table_rows:
+            raise ContentError(
+                f"table() of {len(rows):,} rows (limit {LIMITS.counts.table_rows:,})",
+                code="limit",
+                hint="a rulebook table that long is a runaway template; split it",
+            )
         if columns is None:
             columns = list(rows[0]) if rows and isinstance(rows[0], dict) else []
         if isinstance(columns, dict):
@@ -396,8 +403,15 @@ class RulesData:
             f"<th{' class=num' if numeric[i] else ''}>{self._cell(h)}</th>"
             for i, (h, _) in enumerate(cols)
         )
-        body, current = [], object()
+        body, current, size = [], object(), 0
         for line, label in zip(values, groups, strict=True):
+            size += sum(len(str(v)) for v in line) + len(str(label or ""))
+            if size > LIMITS.jinja.table_chars:
+                raise ContentError(
+                    f"table() text over {LIMITS.jinja.table_chars:,} characters",
+                    code="limit",
+                    hint="a rulebook table that big is a runaway template",
+                )
             if group is not None and label != current:
                 current = label
                 body.append(
