@@ -1011,3 +1011,37 @@ def test_a_po_msgstr_brings_no_jinja_the_source_has_not(tmp_path, msgstr):
     assert result.returncode == 1, result.stdout + result.stderr
     assert f"[po-placeholder] entry '{plain.msgctxt}'" in result.stderr
     assert {p: p.read_bytes() for p in (root / "content").rglob("*") if p.is_file()} == before
+
+
+@pytest.mark.parametrize("second", ["Rapide", "Vite"])
+def test_a_po_translation_of_a_shared_yaml_anchor_is_written_once(tmp_path, second):
+    """`tag2: *tag` shares `tag`'s mapping: main wrote `fr:` into it twice (a duplicate key)."""
+    import polib
+
+    root = mini(tmp_path / "p")
+    edit(root, COMP, "items:", "  tag: &tag {en: Fast, es: Rápida}\n  tag2: *tag\nitems:")
+    edit(root, GAME, "languages: [en, es]", "languages: [en, es, fr]")
+    path = tmp_path / "fr.po"
+    run_pnp(root, "i18n", "export", "mini", "--lang", "fr", "-o", str(path), check=True)
+    po = polib.pofile(str(path))
+    for e in po:
+        if e.msgctxt.endswith(":data.tag"):
+            e.msgstr = "Rapide"
+        elif e.msgctxt.endswith(":data.tag2"):
+            e.msgstr = second
+    po.save(str(path))
+    before = (root / COMP).read_text()
+    result = run_pnp(root, "i18n", "import", "mini", str(path), "--lang", "fr")
+    if second == "Rapide":
+        assert result.returncode == 0, result.stdout + result.stderr
+        text = (root / COMP).read_text()
+        assert text.count("fr: Rapide") == 1, text
+        import yaml
+
+        data = yaml.safe_load(text)["data"]
+        assert data["tag"]["fr"] == data["tag2"]["fr"] == "Rapide"
+    else:
+        assert result.returncode == 2
+        line = one_line(result)
+        assert f"{COMP}:" in line and "one YAML anchor" in line, line
+        assert (root / COMP).read_text() == before

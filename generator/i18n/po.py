@@ -380,11 +380,27 @@ def _yaml_edits(text: str, lang: str, edits: list[Edit]) -> str:
     root = yaml.compose(text, Loader=yaml.SafeLoader)
     by_ctx = {e.segment.ctx.split(":", 1)[1]: e for e in edits}
     splices: list[tuple[int, int, str]] = []
+    done: dict[int, tuple[str, Edit]] = {}  # a mapping reached twice is a shared anchor
 
     def walk(node, key: str) -> None:
         if isinstance(node, MappingNode):
             edit = by_ctx.get(key)
             if edit is not None and all(isinstance(k, ScalarNode) for k, _ in node.value):
+                if id(node) in done:  # an alias (*name) of a mapping already edited
+                    first, earlier = done[id(node)]
+                    if earlier.text != edit.text:
+                        raise ContentError(
+                            f"'{key}' and '{first}' are one YAML anchor (&/*): their {lang} "
+                            f"translations differ ({earlier.text!r}, {edit.text!r})",
+                            edit.segment.source.file,
+                            node.start_mark.line + 1,
+                            key,
+                            code="po-alias",
+                            hint="give both entries the same translation, or stop sharing "
+                            "the anchor in the YAML",
+                        )
+                    return  # written once, where the anchor is
+                done[id(node)] = (key, edit)
                 _splice(node, edit, splices, text, lang)
                 return
             for k, v in node.value:
