@@ -1045,3 +1045,46 @@ def test_a_po_translation_of_a_shared_yaml_anchor_is_written_once(tmp_path, seco
         line = one_line(result)
         assert f"{COMP}:" in line and "one YAML anchor" in line, line
         assert (root / COMP).read_text() == before
+
+
+# ------------------------------------------------------------------ 5. freshness
+
+
+def _same_size_and_mtime(path, old, new):
+    """Edit `path` as a tool that restores the modification time would (rsync -t, an editor)."""
+    info = path.stat()
+    text = path.read_text()
+    assert old in text and len(old) == len(new)
+    path.write_text(text.replace(old, new))
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert path.stat().st_size == info.st_size
+
+
+def test_a_big_data_file_edited_keeping_size_and_mtime_is_rebuilt(tmp_path, monkeypatch):
+    from pypdf import PdfReader
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))  # the model cache on
+    root = mini(tmp_path / "p")
+    comp = root / COMP
+    comp.write_text(comp.read_text() + "# " + "padding " * 80_000 + "\n")  # over 512 KiB
+    edit(root, GAME, "languages: [en, es]", "languages: [en]")
+    run_pnp(root, "print", "-j", "1", check=True)
+    _same_size_and_mtime(comp, '"Hits {{', '"Zaps {{')
+    result = run_pnp(root, "print", "-j", "1", check=True)
+    assert "0 of" not in result.stderr + result.stdout, result.stderr
+    text = PdfReader(root / "output/mini/en/cards-a4.pdf").pages[0].extract_text()
+    assert "Zaps" in text and "Hits" not in text
+
+
+def test_big_art_edited_keeping_size_and_mtime_is_redrawn(tmp_path, monkeypatch):
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    root = mini(tmp_path / "p")
+    art = root / "content/mini/art/star.svg"
+    art.write_text(art.read_text().replace("</svg>", "<!-- " + "x" * 600_000 + " --></svg>"))
+    edit(root, GAME, "languages: [en, es]", "languages: [en]")
+    run_pnp(root, "print", "-j", "1", check=True)
+    pdf = root / "output/mini/en/cards-a4.pdf"
+    before = pdf.read_bytes()
+    _same_size_and_mtime(art, 'fill="#222"', 'fill="#d22"')
+    run_pnp(root, "print", "-j", "1", check=True)
+    assert pdf.read_bytes() != before
