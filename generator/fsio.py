@@ -192,6 +192,27 @@ def atomic_path(path: Path) -> Iterator[Path]:
         tmp.unlink(missing_ok=True)
 
 
+@contextmanager
+def interrupt_deferred() -> Iterator[None]:
+    """A block that Ctrl-C does not cut: a SIGINT that arrives inside it is held and raised as
+    KeyboardInterrupt when the block ends, so several files written together (an i18n import:
+    the YAML, the rulebook and the sync record) are all written or none is."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held:
+        raise KeyboardInterrupt
+
+
 def _mode_for(path: Path) -> int:
     try:
         return path.stat().st_mode & 0o7777

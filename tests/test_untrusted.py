@@ -1088,3 +1088,49 @@ def test_big_art_edited_keeping_size_and_mtime_is_redrawn(tmp_path, monkeypatch)
     _same_size_and_mtime(art, 'fill="#222"', 'fill="#d22"')
     run_pnp(root, "print", "-j", "1", check=True)
     assert pdf.read_bytes() != before
+
+
+_CTRL_C_AT_SYNC = """
+import os, signal, sys, tempfile
+import generator.fsio as fsio
+real = tempfile.mkstemp
+def mkstemp(*args, **kw):
+    fd, name = real(*args, **kw)
+    if "i18n-sync" in name:
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C as the last file is being written
+    return fd, name
+fsio.tempfile = type("T", (), {"mkstemp": staticmethod(mkstemp)})
+from generator.commands.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_ctrl_c_late_in_an_i18n_import_leaves_all_files_or_none(tmp_path):
+    import polib
+
+    root = mini(tmp_path / "p")
+    path = tmp_path / "es.po"
+    run_pnp(root, "i18n", "export", "mini", "--lang", "es", "-o", str(path), check=True)
+    po = polib.pofile(str(path))
+    name = next(e for e in po if e.msgctxt.endswith("cards.yaml:name"))
+    name.msgstr = "Naipe"
+    po.save(str(path))
+    sync = root / "content/mini/rules/i18n-sync.yaml"
+    before = (root / COMP).read_text(), sync.read_text() if sync.exists() else None
+    proc = subprocess.run(
+        [sys.executable, "-c", _CTRL_C_AT_SYNC, "--root", str(root), "i18n", "import", "mini"]
+        + [str(path)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        cwd=root,
+        timeout=120,
+    )
+    assert proc.returncode == 130, proc.stdout + proc.stderr
+    assert "no partial files left" in proc.stderr
+    after = (root / COMP).read_text(), sync.read_text() if sync.exists() else None
+    if after != before:  # then every file is new: the YAML and the sync record alike
+        assert "Naipe" in after[0]
+        assert after[1] is not None and after[1] != before[1], "YAML new, sync record old"
+        assert "cards.yaml:name" in after[1]
+    assert not list(root.rglob(".*.pnp-*.tmp")) and not list(root.rglob(".*.tmp"))

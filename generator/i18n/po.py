@@ -548,6 +548,14 @@ def import_po(content: GameContent, lang: str, po_path: Path) -> ImportResult:
     result = plan(content, lang, po, po_path)
     if result.errors:
         return result
+    from generator.fsio import interrupt_deferred
+
+    with interrupt_deferred():  # every file of the import, or none (Ctrl-C waits for the end)
+        _write_import(content, lang, result)
+    return result
+
+
+def _write_import(content: GameContent, lang: str, result: ImportResult) -> None:
     for path, text in result.staged.items():
         if not path.exists() or read_text(path) != text:
             atomic_write(path, text.encode("utf-8"))
@@ -572,4 +580,3 @@ def import_po(content: GameContent, lang: str, po_path: Path) -> ImportResult:
         result.reviewed = len(marked.get(lang, []))
         if not path.exists() or path.read_bytes() != before:
             result.written.append(path)
-    return result
