@@ -1090,6 +1090,7 @@ def test_big_art_edited_keeping_size_and_mtime_is_redrawn(tmp_path, monkeypatch)
     assert pdf.read_bytes() != before
 
 
+PY_C = [sys.executable, "-c"]
 _CTRL_C_AT_SYNC = """
 import os, signal, sys, tempfile
 import generator.fsio as fsio
@@ -1118,8 +1119,7 @@ def test_ctrl_c_late_in_an_i18n_import_leaves_all_files_or_none(tmp_path):
     sync = root / "content/mini/rules/i18n-sync.yaml"
     before = (root / COMP).read_text(), sync.read_text() if sync.exists() else None
     proc = subprocess.run(
-        [sys.executable, "-c", _CTRL_C_AT_SYNC, "--root", str(root), "i18n", "import", "mini"]
-        + [str(path)],
+        [*PY_C, _CTRL_C_AT_SYNC, "--root", str(root), "i18n", "import", "mini", str(path)],
         capture_output=True,
         text=True,
         env=dict(os.environ, PYTHONPATH=str(ROOT)),
