@@ -326,7 +326,13 @@ CASES = {
     # Found while rendering: reported by pnp check as one error finding (exit 1), nothing printed.
     "art-missing": (
         sub(LAYOUT, "src: art/photo.png", "src: art/foto.png"),
-        dict(exit=1, code="missing-art", file="content/mini/art/foto.png"),
+        dict(
+            exit=1,
+            code="missing-art",
+            file=LAYOUT,
+            line=5,
+            message="did you mean 'art/photo.png'?",
+        ),
     ),
     "art-corrupt": (
         {"content/mini/art/photo.png": b"this is not a png at all"},
