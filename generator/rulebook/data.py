@@ -178,7 +178,10 @@ class RulesData:
     def _name(self, component_id: str) -> str:
         spec = next((c for c in self.content.components if c.id == component_id), None)
         if spec is not None:
-            return templating.localize(spec.model.name, self.lang, self.content.languages)
+            try:
+                return templating.localize(spec.model.name, self.lang, self.content.languages)
+            except ContentError as exc:  # the component's own name, in its own file
+                raise exc.located(spec.file, spec.line_of.get("name"), "name") from None
         if self.glossary:
             for term in self.glossary.for_component(component_id):
                 forms = term.forms(self.lang)

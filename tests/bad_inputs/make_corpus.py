@@ -733,6 +733,12 @@ CASES = {
         sub(LAYOUT, "kind: rect,", "kind: polygon, points: [[0, 0], [1e300, 1], [0, 1]],"),
         dict(exit=2, code="schema", file=LAYOUT, line=3, key="boxes[0].points[1][0]"),
     ),
+    "component-name-missing-language": (
+        sub(COMP, "name: {en: Card, es: Carta}", "name: {en: Card, fr: Carte}"),
+        dict(
+            exit=1, code="missing-language", file=COMP, line=2, key="name", message="no 'es' text"
+        ),
+    ),
 }
 
 
