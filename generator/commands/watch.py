@@ -222,6 +222,24 @@ def serve(root: Path, port: int, reloads: Reloads, server: _Server | None = None
     return server
 
 
+def _snapshot(folders: list[Path]) -> dict[str, tuple[int, int]]:
+    """Size and modification time of every file directly in `folders` (no symlink followed)."""
+    out = {}
+    for folder in folders:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_file(follow_symlinks=False):
+                    info = entry.stat(follow_symlinks=False)
+                    out[entry.path] = (info.st_mtime_ns, info.st_size)
+            except OSError:
+                continue
+    return out
+
+
 def watched_folders(*tops: Path) -> list[Path]:
     """Every real folder under `tops`: a symlinked folder is never entered (it may point at
     /usr, or out of the project), nor are hidden ones (.git)."""
@@ -367,24 +385,40 @@ def watch(project: Project, game: str, port: int, jobs: int, once: bool = False)
     serving = False
     try:
         if server is not None:
+            if not (folder / "preview" / "index.html").exists():
+                from generator.commands.preview import write_error_page
+
+                # served at once; its script reloads it when the first cycle is done
+                write_error_page(folder / "preview", game, "building the first preview...")
             serve(folder, port, reloads, server)
             serving = True
             url = f"http://{HOST}:{server.server_address[1]}/preview/index.html"
             print(f"pnp watch: {game}: open {url} (Ctrl-C stops)", flush=True)
+        tops = (project.game_dir(game), project.templates)
+        before = _snapshot(watched_folders(*tops))
         _run_cycle(project.root, game, jobs, reloads)
         if once:
             return 0
         # Real folders only, each watched on its own (a symlinked one is never entered); listed
-        # again after each cycle, and the watch restarted when a folder came or went.
-        watched = watched_folders(project.game_dir(game), project.templates)
+        # again after each cycle, and the watch restarted when a folder came or went. A save
+        # made while no watch was running (the first cycle, a restart) is caught up first.
+        watched = watched_folders(*tops)
         while True:
+            now = _snapshot(watched)
+            if now != before:
+                print("pnp watch: changed while building", flush=True)
+                before = now
+                _run_cycle(project.root, game, jobs, reloads)
+                watched = watched_folders(*tops)
+                continue
             for changes in watch_files(*watched, debounce=150, step=50, recursive=False):
                 names = sorted({Path(p).name for _, p in changes})
                 print(f"pnp watch: changed: {', '.join(names[:5])}", flush=True)
+                before = _snapshot(watched)  # what this cycle reads
                 _run_cycle(project.root, game, jobs, reloads)
-                now = watched_folders(project.game_dir(game), project.templates)
-                if now != watched:
-                    watched = now
+                folders = watched_folders(*tops)
+                if folders != watched:  # restart; a save during the cycle is caught up above
+                    watched = folders
                     break
     except KeyboardInterrupt:
         pass
