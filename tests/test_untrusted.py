@@ -1134,3 +1134,26 @@ def test_ctrl_c_late_in_an_i18n_import_leaves_all_files_or_none(tmp_path):
         assert after[1] is not None and after[1] != before[1], "YAML new, sync record old"
         assert "cards.yaml:name" in after[1]
     assert not list(root.rglob(".*.pnp-*.tmp")) and not list(root.rglob(".*.tmp"))
+
+
+# ------------------------------------------------------------------ 4. the packer terminates
+
+
+@pytest.mark.parametrize("side", [-20.0, 0.0, math.nan])
+def test_the_packer_refuses_a_piece_of_no_size_instead_of_looping(side):
+    """A negative diameter (which check let through) made packing._fill loop forever: rows
+    moved up instead of down. The model refuses it now; the packer refuses it too."""
+    from types import SimpleNamespace
+
+    from generator.impose import grid, packing
+
+    lat = packing.Lattice(side, side, side, side, 0.0, False)
+    band = SimpleNamespace(ring=0.0, gap=0.0)
+    previous = signal.signal(signal.SIGALRM, lambda *a: (_ for _ in ()).throw(TimeoutError()))
+    signal.alarm(10)
+    try:
+        with pytest.raises(ValueError, match="no size|not finite"):
+            packing._fill(band, lat, grid.Rect(0, 0, 500, 800), [1, 2, 3], 0)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
