@@ -1152,7 +1152,7 @@ def test_the_packer_refuses_a_piece_of_no_size_instead_of_looping(side):
     previous = signal.signal(signal.SIGALRM, lambda *a: (_ for _ in ()).throw(TimeoutError()))
     signal.alarm(10)
     try:
-        with pytest.raises(ValueError, match="no size|not finite"):
+        with pytest.raises(ValueError, match=r"no size|not finite"):
             packing._fill(band, lat, grid.Rect(0, 0, 500, 800), [1, 2, 3], 0)
     finally:
         signal.alarm(0)
