@@ -47,8 +47,8 @@ check: setup
 # `make test` leaves out the tests marked slow (see tests/conftest.py) and runs on two
 # processes, each taking half of the tests and then half of what the other has left
 # (worksteal: both finish together); a module's costly build is made once for both
-# (shared_build in tests/conftest.py). CI runs them all. 73 s wall on a 2-core machine
-# (about 66 s per process; see the README's "Tests and lint").
+# (shared_build in tests/conftest.py). CI runs them all (docs/architecture.md, "Tests, lint
+# and CI").
 test: setup
 	$(BIN)/pytest -q -m "not slow" -n 2 --dist worksteal
 

@@ -35,8 +35,10 @@ class ContentError(Exception):
         key: str | None = None,
         hint: str | None = None,
         code: str = "content",
+        cell: str | None = None,
     ):
         super().__init__(message)
+        self.cell = cell  # a spreadsheet's cell, "Sheet1!C14": shown instead of the line
         self.message = message
         self.file = file
         self.line = line
@@ -55,7 +57,8 @@ class ContentError(Exception):
         """One line; paths relative to `root` (the project) when given, else to the cwd."""
         text = ""
         if self.file is not None:  # a usage error has no file to point at
-            text = rel(self.file, root) + (f":{self.line}" if self.line else "") + ": "
+            where = self.cell or self.line
+            text = rel(self.file, root) + (f":{where}" if where else "") + ": "
         if self.key:
             text += f"{self.key}: "
         text += self.message
@@ -84,9 +87,11 @@ class Finding:
     box: str | None = None
     key: str | None = None
     accepted: str | None = field(default=None)
+    cell: str | None = None  # a spreadsheet's cell ("Sheet1!C14"), shown instead of the line
 
     def format(self) -> str:
-        where = self.file + (f":{self.line}" if self.line else "")
+        at = self.cell or self.line
+        where = self.file + (f":{at}" if at else "")
         tag = self.severity + (" (accepted)" if self.accepted else "")
         text = f"{where}: {tag}: [{self.code}] {self.message}"
         if self.hint:
@@ -116,6 +121,8 @@ class Finding:
             where["line"] = err.line
         where.setdefault("file", rel(None))
         where.setdefault("key", err.key)
+        if getattr(err, "cell", None):
+            where["cell"] = err.cell
         return cls(
             "error",
             code or err.code,

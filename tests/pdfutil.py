@@ -78,3 +78,21 @@ def ink(image, threshold: int = 160) -> float:
     grey = image.convert("L")
     hist = grey.histogram()
     return sum(hist[:threshold]) / max(1, grey.width * grey.height)
+
+
+def text_sizes(path: Path, page: int) -> list[tuple[str, float]]:
+    """Every visible character of a page with its font size in points, as a reader sees it
+    (the text matrix's scale included), from pdfium's text layer."""
+    import pypdfium2.raw as pdfium_c
+
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        text = pdf[page - 1].get_textpage()
+        out = []
+        for i in range(text.count_chars()):
+            char = chr(pdfium_c.FPDFText_GetUnicode(text.raw, i))
+            if char.strip():
+                out.append((char, pdfium_c.FPDFText_GetFontSize(text.raw, i)))
+        return out
+    finally:
+        pdf.close()

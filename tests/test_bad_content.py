@@ -52,7 +52,7 @@ CASES = [
         replace(COMP, "    value: [0, 1, 2, 3, 4]", "    value: [0, 1, 2, 3, 4]\n  count: many"),
         "check",
         2,
-        f"{COMP}:27",
+        f"{COMP}:32",
         "count",
     ),
     (
@@ -62,7 +62,7 @@ CASES = [
         ),
         "check",
         2,
-        f"{COMP}:27",
+        f"{COMP}:32",
         "less than or equal to 1000",
     ),
     (

@@ -1,4 +1,4 @@
-"""The box-kind registry: one module per kind, registered once; README and model follow it;
+"""The box-kind registry: one module per kind, registered once; docs and model follow it;
 drawing and checking share one walk."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from generator.render.boxes import KINDS, Layout, readme_table
 from generator.render.boxes.base import ORDER
 
 
-def test_readme_box_table_is_the_registry():
-    readme = (ROOT / "README.md").read_text()
-    match = re.search(r"<!-- box kinds:[^\n]*-->\n(.*?)\n<!-- /box kinds -->", readme, re.S)
-    assert match, "README has no generated box table"
+def test_the_docs_box_table_is_the_registry():
+    layouts = (ROOT / "docs" / "layouts.md").read_text()
+    match = re.search(r"<!-- box kinds:[^\n]*-->\n(.*?)\n<!-- /box kinds -->", layouts, re.S)
+    assert match, "docs/layouts.md has no generated box table"
     assert match.group(1).strip() == readme_table().strip()
 
 

@@ -51,21 +51,22 @@ def test_noop_rebuild_builds_nothing_and_a_change_rebuilds_only_its_targets(dogf
     game = root / "content/dogfight/game.yaml"  # sheets and print-shop files keep this quick
     game.write_text(re.sub(r"exports: \[.*\]", "exports: [sheets, print-shop]", game.read_text()))
     first = run_pnp(root, "print", check=True)
-    # 16 sheet PDFs + 8 print-shop PDFs + 4 order sheets + 12 rulebooks (es, en, ko, fr;
-    # bilingual es-en and es-fr)
-    assert "40 of 40 files built" in first.stdout
+    # 24 sheet PDFs + 12 print-shop PDFs + 6 order sheets + 16 rulebooks (es, en, ko, fr, de, pl;
+    # bilingual es-en and es-fr) + 12 guides (6 languages x 2 papers) + 6 print-shop.zip:
+    # files, not jobs
+    assert "76 of 76 files built" in first.stdout
     pdf = root / "output/dogfight/es/rewards-a4.pdf"
     before = {p: p.stat().st_mtime_ns for p in (root / "output").rglob("*.pdf")}
     again = run_pnp(root, "print", check=True)
-    assert "0 of 40 files built" in again.stdout
+    assert "0 of 76 files built" in again.stdout
     assert {p: p.stat().st_mtime_ns for p in (root / "output").rglob("*.pdf")} == before
     # Edit one Spanish string of one component: only its Spanish PDFs (2 papers + the print-shop
-    # file) rebuild, the Spanish order sheet that lists it, and the editions that include Spanish
-    # (2 rulebooks + 4 bilingual).
+    # file) rebuild, the Spanish order sheet that lists it, the editions that include Spanish
+    # (2 rulebooks + 4 bilingual), and the Spanish print-shop.zip that holds the changed file.
     comp = root / "content/dogfight/components/rewards.yaml"
     comp.write_text(comp.read_text().replace("Avión alemán derribado", "Avión enemigo derribado"))
     changed = run_pnp(root, "print", check=True)
-    assert "10 of 40 files built" in changed.stdout
+    assert "11 of 76 files built" in changed.stdout
     rebuilt = {
         str(p.relative_to(root))
         for p in (root / "output").rglob("*.pdf")
@@ -86,11 +87,11 @@ def test_noop_rebuild_builds_nothing_and_a_change_rebuilds_only_its_targets(dogf
     # A damaged output is noticed and rebuilt.
     pdf.write_bytes(b"%PDF-1.4 broken")
     repaired = run_pnp(root, "print", check=True)
-    assert "1 of 40 files built" in repaired.stdout
+    assert "1 of 76 files built" in repaired.stdout
     assert len(reader.__wrapped__(pdf).pages) == 6
     # A damaged cache only costs a rebuild.
     (root / "output/.pnp-cache/dogfight.json").write_text("{not json")
-    assert "40 of 40 files built" in run_pnp(root, "print", check=True).stdout
+    assert "76 of 76 files built" in run_pnp(root, "print", check=True).stdout
     assert not list((root / "output").rglob("*.tmp"))
 
 
@@ -189,13 +190,15 @@ def test_print_options_rebuild_only_the_files_they_change(tmp_path):
     (root / "content").mkdir()
     run_pnp(root, "new", "g", "--langs", "es,en", check=True)
     first = run_pnp(root, "print", "g", check=True).stdout
-    assert "12 of 12 files built" in first  # cards and coins on A4 and Letter, rulebooks, x 2
-    assert "0 of 12 files built" in run_pnp(root, "print", "g", "--duplex", "long-edge").stdout
-    assert "0 of 6 files built" in run_pnp(root, "print", "g", "--paper", "a4").stdout
+    # files, not jobs: cards and coins on A4 and Letter, rulebooks, guides, x 2 languages
+    assert "16 of 16 files built" in first
+    assert "0 of 16 files built" in run_pnp(root, "print", "g", "--duplex", "long-edge").stdout
+    assert "0 of 8 files built" in run_pnp(root, "print", "g", "--paper", "a4").stdout
     before = {p: p.stat().st_mtime_ns for p in (root / "output/g").rglob("rulebook*.pdf")}
     assert len(before) == 4
     shifted = run_pnp(root, "print", "g", "--back-offset", "0.5,-0.3", check=True).stdout
-    assert "8 of 12 files built" in shifted  # the sheets with backs, not the rulebooks
+    # the sheets with backs and the guides that list them, not the rulebooks
+    assert "12 of 16 files built" in shifted
     assert {p: p.stat().st_mtime_ns for p in before} == before
 
 
@@ -215,7 +218,7 @@ def test_a_run_of_some_exports_still_lists_the_whole_current_kit(tmp_path):
     # A forced run of one paper rebuilds it and keeps the other paper's records and entries.
     run_pnp(root, "print", "g", "--force", "--paper", "a4", check=True)
     assert {f["path"] for f in kit["files"]} <= {f["path"] for f in _manifest(root, "g")["files"]}
-    assert "0 of 12 files built" in run_pnp(root, "print", "g", check=True).stdout
+    assert "0 of 16 files built" in run_pnp(root, "print", "g", check=True).stdout
     # An edited card's sheets, not rebuilt by a PNG run, are out of date: no longer listed.
     cards = root / "content/g/components/cards.yaml"
     cards.write_text(cards.read_text().replace("Explorador", "Exploradora"))

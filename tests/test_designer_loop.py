@@ -126,7 +126,8 @@ def test_new_game_passes_check_and_builds(tmp_path, capsys):
     assert _pnp(root, "check", "my-game") == 0
     assert "0 error(s), 0 warning(s)" in capsys.readouterr().out
     result = run_pnp(root, "print", "my-game", "--paper", "a4", check=True)
-    assert "9 of 9 files built" in result.stdout  # 2 components + 1 rulebook, x 3 languages
+    # files: 2 components + 1 rulebook + the guide, x 3 languages
+    assert "12 of 12 files built" in result.stdout
     manifest = json.loads((root / "output/my-game/build-manifest.json").read_text())
     placed = [s for sheet in manifest["sheets"] if sheet["side"] == "front" for s in sheet["slots"]]
     per_lang = {c: sum(1 for s in placed if s["component"] == c) for c in ("cards", "coins")}

@@ -195,7 +195,13 @@ def test_tts_pieces_and_base_url(dogfight_copy):
     assert " 0 of " in again.stdout
     (root / "output/dogfight/en/tts/rewards/red-0-front.png").unlink()
     repaired = run_pnp(root, *tts, check=True)
-    assert " 1 of " in repaired.stdout
+    # the deck's one job runs again and writes its JSON and its 50 pictures (files, not jobs)
+    entry = next(
+        f
+        for f in json.loads((root / "output/dogfight/build-manifest.json").read_text())["files"]
+        if f["path"] == "output/dogfight/en/tts/rewards.json"
+    )
+    assert f" {1 + len(entry['images'])} of " in repaired.stdout
     assert (root / "output/dogfight/en/tts/rewards/red-0-front.png").is_file()
 
 
@@ -293,11 +299,10 @@ def test_print_shop_quantities_add_up_to_every_manifest_count(built, game):
         assert rows and list(rows[0]) == ["file", "page", "component", "item", "side", "quantity"]
         fronts: Counter = Counter()
         for r in rows:
-            pdf = built.path(r["file"])
+            rel = f"output/{game}/{lang}/print-shop/{r['file']}"  # beside order.csv
+            pdf = built.path(rel)
             assert int(r["page"]) <= len(reader(pdf).pages)
-            page = next(
-                s for s in m["sheets"] if s["file"] == r["file"] and s["page"] == int(r["page"])
-            )
+            page = next(s for s in m["sheets"] if s["file"] == rel and s["page"] == int(r["page"]))
             assert page["side"] == r["side"] and page["slots"][0]["item"] == r["item"]
             assert page["quantity"] == int(r["quantity"])
             if r["side"] == "front":

@@ -48,7 +48,8 @@ def _built(result) -> tuple[int, int]:
 @pytest.fixture
 def stamped(make_project):
     root = make_project(FILES)
-    assert _built(run_pnp(root, "print", check=True)) == (1, 1)
+    # files written, not jobs: the card sheets and the guide
+    assert _built(run_pnp(root, "print", check=True)) == (2, 2)
     assert (root / "output/.pnp-cache/mini.stamp").is_file()
     return root
 
@@ -67,7 +68,7 @@ def test_unchanged_kit_answers_from_its_stamp_without_loading_the_game(stamped, 
     before = (stamped / CARDS).stat().st_mtime_ns
     _no_loading(monkeypatch)
     again = run_pnp(stamped, "print", check=True)
-    assert _built(again) == (0, 1)
+    assert _built(again) == (0, 2)
     assert run_pnp(stamped, "print", "mini", check=True).returncode == 0  # named, likewise
     assert (stamped / CARDS).stat().st_mtime_ns == before
 
@@ -122,15 +123,19 @@ def test_any_change_takes_the_ordinary_path(stamped, change):
         content.load_game = saved
     assert loaded == ["mini"], change  # the ordinary path: loaded, planned, checked
     built, total = _built(result)
-    assert total == 1
-    # what changed what the kit holds is rebuilt; a touched but intact file is not
-    assert built == (0 if change in ("touch an output", "damage the stamp") else 1), change
+    assert total == 2  # the card sheets and the guide
+    # what changed what the kit holds is rebuilt; a touched but intact file is not; the guide
+    # is written again when what it says changed or its record was lost
+    expected = {"damage the build record": 2}
+    assert built == expected.get(
+        change, 0 if change in ("touch an output", "damage the stamp") else 1
+    ), change
     if change == "edit a card's text":
         from pdfutil import reader
 
         assert "gamma" in reader.__wrapped__(pdf).pages[0].extract_text()
     # and the kit is stamped again: the next print answers from the stamp
-    assert _built(run_pnp(stamped, "print", check=True)) == (0, 1)
+    assert _built(run_pnp(stamped, "print", check=True)) == (0, 2)
 
 
 def test_a_file_named_inside_a_manifest_entry_is_watched_too(make_project):
@@ -149,19 +154,20 @@ def test_a_file_named_inside_a_manifest_entry_is_watched_too(make_project):
         Path(f["path"]).name for f in manifest["files"]
     }
     picture.unlink()
-    assert _built(run_pnp(root, "print", check=True))[0] == 1
+    # the deck's job runs again: it writes its JSON and every picture (files, not jobs)
+    assert _built(run_pnp(root, "print", check=True))[0] == 1 + len(tts["images"])
     assert picture.is_file()
 
 
 def test_a_forced_whole_kit_build_is_stamped_too(stamped):
     stamp = stamped / "output/.pnp-cache/mini.stamp"
     stamp.unlink()
-    assert _built(run_pnp(stamped, "print", "--force", check=True)) == (1, 1)
+    assert _built(run_pnp(stamped, "print", "--force", check=True)) == (2, 2)
     assert stamp.is_file()
     # a partial run leaves no stamp (it builds only some files); the next whole-kit run stamps
-    assert _built(run_pnp(stamped, "print", "--paper", "a4", check=True)) == (0, 1)
+    assert _built(run_pnp(stamped, "print", "--paper", "a4", check=True)) == (0, 2)
     assert not stamp.exists()
-    assert _built(run_pnp(stamped, "print", check=True)) == (0, 1)
+    assert _built(run_pnp(stamped, "print", check=True)) == (0, 2)
     assert stamp.is_file()
 
 
@@ -180,7 +186,7 @@ def test_a_failed_check_leaves_no_stamp_to_answer_from(stamped):
     assert run_pnp(stamped, "print").returncode != 0
     assert run_pnp(stamped, "print").returncode != 0  # still refused, not "up to date"
     cards.write_text(cards.read_text().replace("pokr", "poker"))
-    assert _built(run_pnp(stamped, "print", check=True)) == (0, 1)
+    assert _built(run_pnp(stamped, "print", check=True)) == (0, 2)
 
 
 def test_a_game_with_a_draft_language_is_never_stamped(make_project):

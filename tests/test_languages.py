@@ -10,7 +10,7 @@ from conftest import ROOT
 from generator.check.numbers import find_numbers
 from generator.load import languages
 
-CODES = {"es", "en", "ko", "fr"}
+CODES = {"es", "en", "ko", "fr", "de", "pl", "ja", "zh", "ar", "he"}
 
 
 def _is_code(node: ast.AST) -> bool:

@@ -21,9 +21,10 @@ def test_manifest_lists_every_file_with_the_contract_keys(built):
     m = built.manifest("dogfight")
     assert m["game"] == "dogfight"
     kinds = Counter(f["kind"] for f in m["files"])
-    assert kinds["components"] == 2 * 4 * 2  # 2 decks x 4 languages (es, en, ko, fr) x 2 papers
+    assert kinds["components"] == 2 * 6 * 2  # 2 decks x 6 languages (es en ko fr de pl) x 2 papers
     formats = Counter(f.get("format") for f in m["files"] if f["kind"] == "export")
-    assert formats["print-shop"] == 2 * 4 + 4  # a PDF per deck and an order sheet, per language
+    # a PDF per deck, an order sheet and the folder's zip, per language
+    assert formats["print-shop"] == 2 * 6 + 6 + 6
     for f in m["files"]:
         assert set(f) >= {"path", "kind", "lang"}
         pdf = built.path(f["path"])
@@ -34,7 +35,7 @@ def test_manifest_lists_every_file_with_the_contract_keys(built):
             assert f["path"] == f"output/dogfight/rulebook.{f['lang']}.pdf" or f["paper"] != "a4"
         else:
             assert f["path"].startswith(f"output/dogfight/{f['lang']}/")
-    assert kinds["rulebook"] == 4 * 2 and kinds["bilingual-rulebook"] == 2 * 2  # es-en, es-fr
+    assert kinds["rulebook"] == 6 * 2 and kinds["bilingual-rulebook"] == 2 * 2  # es-en, es-fr
     for s in m["sheets"]:
         assert set(s) >= {"file", "page", "side", "slots"}
         for slot in s["slots"]:
@@ -108,7 +109,7 @@ def test_each_back_lands_behind_its_front_long_edge(built, paper):
                 assert b["y"] == pytest.approx(front["y"], abs=0.1)
                 assert (b["w"], b["h"]) == pytest.approx((front["w"], front["h"]), abs=0.1)
                 checked += 1
-    assert checked == 4 * 75  # every card of both decks, in 4 languages
+    assert checked == 6 * 75  # every card of both decks, in 6 languages
 
 
 def test_backs_are_drawn_where_the_manifest_says(built):
@@ -172,6 +173,11 @@ def test_crop_marks_line_up_with_the_trim_edges_in_the_manifest(built):
     img = render(built.path(path), front["page"], dpi=dpi)
     lowest = min(sl["y"] for sl in front["slots"]) - front["slots"][0]["bleed"]
     found = _mark_columns(img, dpi, SAFE + 0.2, lowest - 0.8, 297)
+    # the registration targets of the duplex test sit in this strip too (the manifest lists
+    # them): their upright arms are not crop marks
+    targets = [x for x, _ in front.get("targets", [])]
+    assert len(targets) == 2  # a duplex sheet
+    found = [x for x in found if all(abs(x - t) > 2.5 for t in targets)]
     expected = sorted({round(v, 3) for sl in front["slots"] for v in (sl["x"], sl["x"] + sl["w"])})
     assert len(found) == len(expected)
     for got, want in zip(found, expected, strict=True):

@@ -81,14 +81,23 @@ def test_a_changed_page_template_file_is_not_served_stale(cache_dir, tmp_path, g
     page = templates / "rulebook" / "page.html"
     page.parent.mkdir(parents=True)
     page.write_text("old {{ title }}", encoding="utf-8")
-    assert rulebook._page_env(templates).get_template("page.html").render(title="T") == "old T"
+    assert (
+        rulebook._page_env([templates / "rulebook"]).get_template("page.html").render(title="T")
+        == "old T"
+    )
     _forget()
     page.write_text("new {{ title }}", encoding="utf-8")
-    assert rulebook._page_env(templates).get_template("page.html").render(title="T") == "new T"
+    assert (
+        rulebook._page_env([templates / "rulebook"]).get_template("page.html").render(title="T")
+        == "new T"
+    )
     assert len(generated) == 2
     _forget()
     page.write_text("old {{ title }}", encoding="utf-8")  # back again: the first code is good
-    assert rulebook._page_env(templates).get_template("page.html").render(title="T") == "old T"
+    assert (
+        rulebook._page_env([templates / "rulebook"]).get_template("page.html").render(title="T")
+        == "old T"
+    )
     assert len(generated) == 2
 
 

@@ -75,6 +75,24 @@ def _file_digest(h, path: Path) -> None:
     hash_into(h, path, name=False)  # streamed; no FIFO, device or symlink out of the project
 
 
+def _template_digest(h, name: str, path: Path) -> None:
+    """A template by its name under templates/, not where it is: a project's copy of one of
+    pnp's defaults (`pnp templates eject`) is the same input until it is edited."""
+    h.update(b"\0template:" + name.encode() + b"\0")
+    hash_into(h, path, name=False)
+
+
+def _templates_digest(h, project, folder: str) -> None:
+    """Every file of a templates/ folder as a build reads it: the project's file where it has
+    one, else pnp's (fonts: the fonts.yaml in use, and every font file it may name)."""
+    chosen: dict[str, Path] = {}
+    for base in project.template_dirs(folder):
+        for path in _files(base):
+            chosen.setdefault(path.relative_to(base).as_posix(), path)
+    for rel, path in sorted(chosen.items()):
+        _template_digest(h, f"{folder}/{rel}", path)
+
+
 def _strings_digest(h, path: Path, langs: tuple[str, ...], languages: tuple[str, ...]) -> None:
     h.update(b"\0" + str(path).encode() + b"\0")
     h.update(_strings_of(path, langs, languages).encode())
@@ -175,10 +193,9 @@ def resolved_layouts(content: GameContent, comps: list[ComponentSpec]) -> list[P
 def _world(content: GameContent, h) -> None:
     """What every output of the game reads whatever its language: art, data, fonts, sizes."""
     project = content.project
-    for path in (project.templates / "paper.yaml", project.templates / "card-sizes.yaml"):
-        _file_digest(h, path)
-    for path in _files(project.fonts):
-        _file_digest(h, path)
+    for name in ("paper.yaml", "card-sizes.yaml"):
+        _template_digest(h, name, project.template(name))
+    _templates_digest(h, project, "fonts")
     for path in _files(content.dir):
         rel = path.relative_to(content.dir)
         if rel.parts[0] in ("components", "rules") or (
@@ -206,6 +223,8 @@ def component_key(content: GameContent, comp: ComponentSpec, lang: str, extra: s
     _world(content, h)
     _strings_digest(h, content.dir / "game.yaml", langs, languages)
     _strings_digest(h, comp.file, langs, languages)
+    if comp.sheet is not None:  # its items (every language's columns: one file)
+        _file_digest(h, comp.sheet)
     for path in resolved_layouts(content, [comp]):
         _file_digest(h, path)
     return h.hexdigest()
@@ -220,6 +239,8 @@ def rulebook_key(content: GameContent, langs: tuple[str, ...], extra: str) -> st
         _strings_digest(h, content.dir / name, langs, languages)
     for comp in content.components:
         _strings_digest(h, comp.file, langs, languages)
+        if comp.sheet is not None:
+            _file_digest(h, comp.sheet)
     for path in resolved_layouts(content, list(content.components)):
         _file_digest(h, path)
     rules = content.dir / "rules"
@@ -227,6 +248,5 @@ def rulebook_key(content: GameContent, langs: tuple[str, ...], extra: str) -> st
         if path.suffix == ".md" and path.stem not in langs:
             continue  # another language's rulebook
         _file_digest(h, path)
-    for path in _files(content.project.templates / "rulebook"):
-        _file_digest(h, path)
+    _templates_digest(h, content.project, "rulebook")
     return h.hexdigest()

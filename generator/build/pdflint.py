@@ -159,8 +159,13 @@ class _Linter:
             self.add(where, f"font {name} ({base}) is not embedded")
             return
         plain = base.split("+", 1)[1] if len(base) > 7 and base[6] == "+" else base
-        if plain.endswith(("Oblique", "Italic")) and _hangul(font):
-            self.add(where, f"font {name} ({plain}) sets Hangul in a synthetic oblique")
+        script = _unslanted_script(font) if plain.endswith(("Oblique", "Italic")) else None
+        if script:
+            self.add(
+                where,
+                f"font {name} ({plain}) sets {script.capitalize()} in a synthetic oblique "
+                "(a script without italics: scripts.yaml)",
+            )
         if self.allowed is not None and not _squash(plain).startswith(tuple(self.allowed)):
             self.add(
                 where,
@@ -173,16 +178,26 @@ class _Linter:
 _HEX4 = re.compile(rb"<([0-9A-Fa-f]{4})>")
 
 
-def _hangul(font: Any) -> bool:
-    """Whether a font's ToUnicode map yields Hangul syllables (glyph ids stay far below U+AC00)."""
+def _unslanted_script(font: Any) -> str | None:
+    """The script without italics (scripts.yaml: italic: false) whose letters a font's
+    ToUnicode map yields, if any (glyph ids stay far below those letters, so the hex codes
+    found are code points)."""
+    from generator.load import languages
+
     cmap = font.get("/ToUnicode")
     if cmap is None:
-        return False
+        return None
     try:
         data = cmap.read_bytes()
     except Exception:
-        return False
-    return any(0xAC00 <= int(h, 16) <= 0xD7A3 for h in _HEX4.findall(data))
+        return None
+    codes = {int(h, 16) for h in _HEX4.findall(data)}
+    for script, rules in languages.scripts().items():
+        if rules.get("italic", True) is False:
+            letters = languages.letters((("name", script),))
+            if any(letters.match(chr(c)) for c in codes):
+                return script
+    return None
 
 
 # A name operand right before the operator that looks it up; Tf has the size in between.

@@ -189,7 +189,7 @@ def _plan_targets(project: Project, content, options: Options) -> list[Target]:
 
     targets = []
     code = code_hash()
-    printers = _hash_files([project.templates / "printers.yaml"])  # the png presets
+    printers = _hash_files([project.template("printers.yaml")])  # the png presets
     comp_keys: dict[tuple[str, str], str] = {}
     for comp in content.components:
         settings = settings_for(content, comp, options)
@@ -248,10 +248,13 @@ def rulebook_targets(project: Project, content, options: Options, code: str) -> 
             keys[(paper, *edition)] = rulebook_key(content, edition, f"{extra}|{paper}")
         return keys[(paper, *edition)]
 
-    papers = options.papers or content.game.rulebook.papers or content.game.print.papers
+    own = content.game.rulebook.papers or content.game.print.papers
+    papers = options.papers or own
     out = []
-    for index, paper in enumerate(papers):
-        suffix = "" if index == 0 else f"-{paper}"
+    for paper in papers:
+        # the game's first paper has the plain name whichever papers this run builds: one file
+        # per paper, always (`--paper letter` never writes over the A4 rulebook.pdf)
+        suffix = "" if paper == own[0] else f"-{paper}"
         for lang in langs:
             out.append(
                 Target(
@@ -733,10 +736,24 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
         raise ContentError(failures[0], code="build-failed")
     contents = {c.id: c for c in games}
     written: dict[str, list[str]] = {}
+    guides_written: list[str] = []  # the guides and zips this run wrote (others were current)
+    planned: dict[str, int] = {}  # per game: the files this run's targets and guides make
     for game, targets in plans.items():
         listed = targets + _kit_still_built(project, contents[game], options, targets, states)
         manifest = build_manifest(game, listed, states[game])
-        manifest["files"] += build_guides(project, contents[game], manifest, states[game], options)
+        guides = build_guides(
+            project, contents[game], manifest, states[game], options, guides_written
+        )
+        manifest["files"] += guides
+        zips = build_shop_zips(project, manifest, states[game], guides_written)
+        manifest["files"] += zips
+        papers = {t.paper for t in targets}  # a guide of another paper is that run's file
+        mine = [rel for t in targets for rel in t.files] + [
+            g["path"] for g in guides if g["paper"] in papers or g["path"] in guides_written
+        ]
+        exported = {rel for t in targets for rel in t.files}
+        mine += [z["path"] for z in zips if exported & set(z["members"])]
+        planned[game] = len(dict.fromkeys(mine))
         save_state(project, game, states[game])
         path = project.output / game / "build-manifest.json"
         # Strict JSON: a NaN or infinity here is a bug upstream, never written as 'NaN'.
@@ -753,11 +770,35 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
         files = [rel for t in listed for rel in t.files] + [f["path"] for f in manifest["files"]]
         written[game] = list(dict.fromkeys(files))
     return {
-        "built": len(todo),
-        "total": sum(len(t) for t in plans.values()),
-        "totals": {game: len(targets) for game, targets in plans.items()},
+        "notices": local_links(todo, states),
+        # files, not jobs: a job may write several (a tts deck's pictures), guides come after
+        "built": len({rel for t in todo for rel in t.files}) + len(guides_written),
+        "total": sum(planned.values()),
+        "totals": planned,
         "files": written,  # by game: every file its targets and guides wrote
     }
+
+
+def local_links(todo: list[Target], states: dict) -> list[str]:
+    """A warning per game whose Tabletop Simulator files written this run link their images by
+    file:// (no `base_url:`): they load on this computer only."""
+    out = []
+    for game in dict.fromkeys(t.game for t in todo):
+        local = []
+        for t in todo:
+            part = (states[game].targets.get(t.path) or {}).get("part") or {}
+            entries = part.get("files") or [part.get("file") or {}]
+            if t.game == game and any(e.get("links") == "file" for e in entries):
+                local.append(t.path)
+        if local:
+            folder = str(Path(local[0]).parent)
+            out.append(
+                f"warning: {len(local)} Tabletop Simulator file(s) in {folder}/ link their images "
+                "by file:// paths on this computer: they will not load anywhere else. Host the "
+                "images and set `base_url:` in the tts export (print: {exports: [{format: tts, "
+                "base_url: https://...}]}), then print again."
+            )
+    return out
 
 
 def whole_kit(options: Options) -> bool:
@@ -787,24 +828,73 @@ def _kit_still_built(
     return kept
 
 
-def build_guides(project: Project, content, manifest: dict, state: GameState, options) -> list:
+def build_shop_zips(project: Project, manifest: dict, state: GameState, written: list) -> list:
+    """`<lang>/print-shop.zip` of each language's print-shop folder, once its files are written:
+    the folder a shop receives, in one file. Rewritten only when a file in it changed. Returns
+    file entries; appends the paths it wrote to `written`."""
+    from generator.exports import print_shop
+    from generator.impose import entries as entries_
+
+    folders: dict[tuple[str, str], list[str]] = {}
+    for f in manifest["files"]:
+        # the folder's PDFs and its order sheet; never the archive itself
+        shop = f.get("kind") == "export" and f.get("format") == "print-shop"
+        if shop and f.get("role") in (None, "order-sheet"):
+            folders.setdefault((f["lang"], str(Path(f["path"]).parent)), []).append(f["path"])
+    entries = []
+    for (lang, folder), members in folders.items():
+        rel_path = f"{folder}.zip"
+        digests = [[m, _sha(project.root / m)] for m in sorted(members)]
+        key = hashlib.sha256(json.dumps(digests).encode()).hexdigest()
+        out = project.root / rel_path
+        known = state.targets.get(rel_path)
+        if not known or known.get("key") != key or known.get("sha256") != _sha(out):
+            with fsio.atomic_path(out) as tmp:
+                print_shop.zip_folder(project.root, folder, members, tmp)
+            written.append(rel_path)
+            entry = entries_.file_entry(
+                rel_path, "export", lang, fmt="print-shop", role="archive", members=sorted(members)
+            )
+            state.targets[rel_path] = {
+                "key": key,
+                "sha256": _sha(out),
+                "part": {"file": entry, "sheets": []},
+            }
+        entries.append(state.targets[rel_path]["part"]["file"])
+    return entries
+
+
+def build_guides(
+    project: Project,
+    content,
+    manifest: dict,
+    state: GameState,
+    options,
+    written: list[str] | None = None,
+) -> list:
     """The print-and-assembly guide of each language and paper, made from the manifest just
     built (generator/build/guide.py); rebuilt only when what it lists changes. Returns file
-    entries."""
+    entries; appends the paths of the guides it wrote to `written`."""
     from generator.build import guide
 
     entries = []
     papers = sorted({f["paper"] for f in manifest["files"] if f.get("kind") == "components"})
-    words = _hash_files([*tree(project.templates / "guide"), guide.DEFAULT_TEXTS])
+    words = _hash_files([*tree(project.templates / "guide"), guide.DEFAULT_TEXTS])  # both read
     skip = getattr(content, "skip_languages", None) or set()  # drafts not built this time
+    said_in: dict[str, list] = {}  # per language: what the guide reads from content
     for lang in (lang for lang in content.languages if lang not in skip):
         for paper in papers:
             rel_path = guide.guide_path(content.id, lang, paper)
             listed = guide.guide_inputs(manifest, lang, paper)
             paths = {f["path"] for f in listed}
             sheets = [s for s in manifest["sheets"] if s["file"] in paths]
+            # the guide also names components and items and reads layouts (fold lines)
+            said = said_in.get(lang) or said_in.setdefault(lang, guide.facts(content, lang))
             key = hashlib.sha256(
-                json.dumps([listed, sheets, words, code_hash(), content.game.print.duplex]).encode()
+                json.dumps(
+                    [listed, sheets, words, said, code_hash(), content.game.print.duplex],
+                    default=str,
+                ).encode()
             ).hexdigest()
             out = fsio.output_path(project.root, rel_path)
             known = state.targets.get(rel_path)
@@ -817,6 +907,8 @@ def build_guides(project: Project, content, manifest: dict, state: GameState, op
                 with fsio.atomic_path(out) as tmp:
                     entry = guide.write_guide(content, manifest, lang, paper, tmp)
                 entry["path"] = rel_path
+                if written is not None:
+                    written.append(rel_path)
                 state.targets[rel_path] = {
                     "key": key,
                     "sha256": _sha(out),

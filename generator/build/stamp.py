@@ -36,17 +36,13 @@ def inputs_digest(project: Project, game: str) -> str:
     """Everything a build of `game` can read, by content (project.digest_tree)."""
     h = hashlib.sha256(f"{FORMAT}\0{code_digest()}\0{project.root.resolve()}\0{game}".encode())
     folders = [("game", project.game_dir(game)), ("templates", project.templates)]
-    if project.templates.resolve() != _OWN_TEMPLATES:
-        # pnp's own templates that a project without its own falls back on
-        folders += [(f"pnp-{name}", _OWN_TEMPLATES / name) for name in FALLBACKS]
+    if not project.own_defaults:
+        # pnp's own templates, which the project's override file by file
+        folders.append(("pnp-defaults", project.defaults))
     for label, root in folders:
         h.update(f"\0{label}\0".encode())
         digest_tree(h, root)
     return h.hexdigest()
-
-
-_OWN_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
-FALLBACKS = ("guide", "languages")  # guide.DEFAULT_TEXTS, languages.BUNDLED
 
 
 def _stat(file: Path) -> list[int] | None:

@@ -217,10 +217,13 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
         }
         checked_backs = set()
         for item in comp.items:
-            info = dict(where, line=item.line, item=item.id)
+            # an item's own file: the component's, or the spreadsheet it is a row of
+            info = dict(where, file=rel(item.file, content.project.root), line=item.line)
+            info["item"] = item.id
             try:
                 ctx = renderer.context(comp, item)
             except ContentError as exc:
+                _in_sheet(exc, item, lang)
                 findings.append(Finding.from_error(exc, root=content.project.root, **info))
                 continue
             findings += _face(renderer, item.layout, ctx, w, h, bleed, info)
@@ -230,10 +233,20 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
                 back_info = dict(
                     info, item=None if common else item.id, line=None if common else item.line
                 )
+                if common:
+                    back_info["file"] = where["file"]
                 findings += _face(renderer, item.back, back_ctx, w, h, bleed, back_info)
                 if common:
                     checked_backs.add(item.back)
     return findings
+
+
+def _in_sheet(exc: ContentError, item, lang: str) -> None:
+    """A missing translation in a spreadsheet's row is a cell to fill, not a YAML key to add."""
+    from generator.load.sheets import SUFFIXES
+
+    if exc.code == "missing-language" and item.file.suffix.lower() in SUFFIXES:
+        exc.hint = f"fill this row's cell in the field's '.{lang}' column (add the column if none)"
 
 
 def check_face(content: GameContent, comp, item, lang: str, side: str) -> list[Finding]:
@@ -241,7 +254,7 @@ def check_face(content: GameContent, comp, item, lang: str, side: str) -> list[F
     renderer = FaceRenderer(content, lang)
     w, h = comp.size_pt
     info = {
-        "file": rel(comp.file, content.project.root),
+        "file": rel(item.file, content.project.root),  # the component's, or its spreadsheet
         "component": comp.id,
         "lang": lang,
         "line": item.line,
@@ -251,9 +264,10 @@ def check_face(content: GameContent, comp, item, lang: str, side: str) -> list[F
     try:
         ctx = renderer.context(comp, None if common else item)
     except ContentError as exc:
+        _in_sheet(exc, item, lang)
         return [Finding.from_error(exc, **info)]
     if common:
-        info.update(item=None, line=None)
+        info.update(item=None, line=None, file=rel(comp.file, content.project.root))
     layout = item.layout if side == "front" else item.back
     found = _face(renderer, layout, ctx, w, h, _bleed(content, comp), info)
     for f in found:
@@ -276,7 +290,7 @@ def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> li
     """Names printed on sheet labels (game title, component names) need glyphs too."""
     from generator.load import templating
 
-    face = renderer.fonts.default
+    face = renderer.fonts.label(lang)
     texts: list[tuple[str, Any, int | None, str | None, Any]] = [
         ("title", content.dir / "game.yaml", None, None, content.game.title)
     ]
@@ -302,8 +316,9 @@ def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> li
                 Finding(
                     "error",
                     "missing-glyph",
-                    f"{box} '{text}': the label font has no glyph for {shown}",
-                    hint="use characters the bundled font covers",
+                    f"{box} '{text}': the label font and the scripts' fallback faces have "
+                    f"no glyph for {shown}",
+                    hint="use characters the bundled fonts cover (templates/fonts/fonts.yaml)",
                     **where,
                 )
             )

@@ -32,6 +32,9 @@ from generator.load.validation import validate
 from generator.load.yamlload import YList, load_yaml
 
 FILE = "accepted.yaml"
+# Findings no acceptance can silence: printing them would fail or print wrong, not differ.
+# A missing glyph would print from a system font (or as an empty box), so it stays an error.
+NEVER_ACCEPTED = {"missing-glyph": "a missing glyph would print from a system font or as a box"}
 
 
 class Acceptance(Strict):
@@ -107,13 +110,28 @@ def apply(
     if loaded is None:
         return findings
     used = [False] * len(loaded.entries)
+    out = list(findings)
+    for i, a in enumerate(loaded.entries):
+        if a.code in NEVER_ACCEPTED:
+            used[i] = True
+            out.append(
+                Finding(
+                    "error",
+                    "accepted-bad",
+                    f"{a.code} cannot be accepted: {NEVER_ACCEPTED[a.code]}",
+                    file=rel(loaded.path, root),
+                    line=loaded.lines[i],
+                    game=game,
+                    hint="change the text, or add a face that has the characters "
+                    "(templates/fonts/fonts.yaml, templates/languages/scripts.yaml)",
+                )
+            )
     for f in findings:
         for i, a in enumerate(loaded.entries):
-            if matches(a, f):
+            if a.code not in NEVER_ACCEPTED and matches(a, f):
                 f.accepted = a.reason
                 used[i] = True
                 break
-    out = list(findings)
     for i, a in enumerate(loaded.entries):
         if not used[i]:
             what = f"'{a.message}'" if a.message else (f"id {a.id}" if a.id else "")

@@ -79,7 +79,12 @@ def check(content: GameContent, bleed_of) -> list[Finding]:
                         box=label,
                         line=line,
                         item=data_item.id if data_item else None,
-                        **where,
+                        **{
+                            **where,
+                            "file": rel(data_item.file, content.project.root)
+                            if data_item
+                            else where["file"],
+                        },
                     )
                 )
     return out

@@ -9,6 +9,7 @@
 | `invariants.py` | the manifest's `invariants:` (simpleeval) |
 | `counts.py` | counts a rulebook states, in every language, against the manifest |
 | `translations.py` | translations against their source: sections, list items, numbers, terms |
+| `segments.py` | every translated string: numbers, terms, markup, placeholders, sentences |
 | `i18n.py` | `rules/i18n-sync.yaml`: stale translations; `pnp i18n status|sync` |
 | `rulebooks.py` | the rulebooks run as print runs them (no figures drawn); glyphs; figure-missing |
 | `accepted.py` | `accepted.yaml`: findings the designers accept, with a reason |
@@ -18,7 +19,7 @@ Every check returns findings and never raises on bad content.
 
 from __future__ import annotations
 
-from generator.check import counts, i18n, invariants, rulebooks, translations
+from generator.check import counts, i18n, invariants, rulebooks, segments, translations
 from generator.check.game import GameView
 from generator.errors import Finding
 from generator.load.content import GameContent
@@ -29,7 +30,14 @@ def validate_game(content: GameContent) -> list[Finding]:
     check.check_game, after every other check, render checks included)."""
     view = GameView(content)
     out: list[Finding] = []
-    for check in (invariants.check, counts.check, translations.check, i18n.check, rulebooks.check):
+    for check in (
+        invariants.check,
+        counts.check,
+        translations.check,
+        segments.check,
+        i18n.check,
+        rulebooks.check,
+    ):
         out += check(view)
     out += _glossary_links(view)
     return view.problems + _one_per_structure_problem(out)

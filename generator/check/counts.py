@@ -294,7 +294,8 @@ def _element_count(element: str, lang: str, idx: TermIndex, first: bool) -> Stat
     for n in find_numbers(element, lang):
         if counter_language:  # the counted thing comes before the number: "맵 카드 15장"
             rest = element[n.end :]
-            if rest.strip() and not _KO_TAIL.fullmatch(rest):
+            tail = languages.get(lang).count_tail  # templates/languages/<code>.yaml
+            if rest.strip() and not (tail and re.fullmatch(tail, rest)):
                 continue
             # the counted term ends right before the number; an introduction may come first
             # ("상자에는 맵 카드 15장"): try from each word start, the shortest first
@@ -316,11 +317,6 @@ def _element_count(element: str, lang: str, idx: TermIndex, first: bool) -> Stat
         if stmt is not None:
             return stmt
     return None
-
-
-_KO_TAIL = re.compile(
-    r"(?:이|가|을|를|은|는|의|씩)?\s*(?:이며|입니다|있습니다|들어\s*있습니다|포함됩니다|필요합니다)?\s*"
-)
 
 
 def _line_of(stmt: Statement, section, lines: list[str]) -> int:

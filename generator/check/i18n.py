@@ -53,6 +53,21 @@ def check(view: GameView) -> list[Finding]:
         place = st.segment.places.get(st.lang)
         if st.status == "unreviewed" and (record.tracks_strings or st.segment.section):
             unreviewed.setdefault(st.lang, []).append(st)
+        if st.status == "fuzzy" and place is not None:
+            out.append(
+                Finding(
+                    "warning",
+                    "translation-fuzzy",
+                    f"{st.ctx}: the {st.lang} translation was imported as fuzzy (a draft to "
+                    "review): " + _short(st.segment.translation(st.lang)),
+                    file=view.rel(place.file),
+                    line=place.line,
+                    key=st.ctx,
+                    lang=st.lang,
+                    hint="review it in a PO editor and clear the fuzzy flag, then import "
+                    f"again (or `pnp i18n sync {content.id} --lang {st.lang}`)",
+                )
+            )
         if st.status != "stale" or place is None:
             continue
         hint = f"update the translation, then `pnp i18n sync {content.id} --lang {st.lang}" + (

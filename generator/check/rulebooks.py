@@ -44,36 +44,53 @@ def check(view: GameView) -> list[Finding]:
 
 
 def _glyphs(view: GameView, run) -> list[Finding]:
+    """Every character a rulebook prints against the faces its CSS lists (the language's fonts,
+    then the scripts' fallback faces): one finding per source line that has characters none of
+    them covers, so WeasyPrint never fills in from a system font."""
     from generator.render.fonts import fontbook
     from generator.rulebook import book as rulebook
 
     try:
-        face = fontbook(view.content.project.fonts).default
+        book = fontbook(view.content.project.fonts)
     except ContentError as exc:
         return [Finding.from_error(exc)]
     out = []
     for lang, language in run.languages.items():
-        missing = face.missing(rulebook.printed_text(language))
-        rules = view.content.rules.get(lang)
-        lines = read_text(rules.path).splitlines() if rules else []
+        chains = [
+            book.chain(family, style, lang)
+            for family in rulebook.css_families(book, lang)
+            for style in ("regular", "bold")
+        ]
+        printed = rulebook.printed_text(language)
+        missing = "".join(sorted({c for c in printed if not any(ch.covers(c) for ch in chains)}))
         if not missing:
             continue
-        shown = " ".join(f"'{c}' (U+{ord(c):04X})" for c in missing[:8])
-        line = next((i for i, t in enumerate(lines, start=1) if any(c in t for c in missing)), None)
-        out.append(
-            Finding(
-                "error",
-                "missing-glyph",
-                f"rulebook: the bundled font has no glyph for {shown}; "
-                "it would print from a system font",
-                file=view.rel(rules.path) if rules else "",
-                line=line,
-                lang=lang,
-                hint="use other characters, or add them to the font subset "
-                "(templates/fonts/subset.py)",
-            )
-        )
+        rules = view.content.rules.get(lang)
+        lines = read_text(rules.path).splitlines() if rules else []
+        placed: set[str] = set()
+        for number, text in enumerate(lines, start=1):
+            here = "".join(sorted({c for c in text if c in missing}))
+            if here:
+                placed.update(here)
+                out.append(_glyph_finding(view, rules, number, lang, here))
+        rest = "".join(c for c in missing if c not in placed)
+        if rest:  # printed from the game's data (tables, names), not from a line of the text
+            out.append(_glyph_finding(view, rules, None, lang, rest))
     return out
+
+
+def _glyph_finding(view: GameView, rules, line: int | None, lang: str, chars: str) -> Finding:
+    shown = " ".join(f"'{c}' (U+{ord(c):04X})" for c in chars[:8])
+    return Finding(
+        "error",
+        "missing-glyph",
+        f"rulebook: no bundled face has a glyph for {shown}; it would print from a system font",
+        file=view.rel(rules.path) if rules else "",
+        line=line,
+        lang=lang,
+        hint="use other characters, or add them to a bundled face (templates/fonts/, "
+        "the fonts of templates/languages/scripts.yaml)",
+    )
 
 
 @session.cached
@@ -96,10 +113,11 @@ def figure_phrases(languages_dir: Path, lang: str) -> tuple[str, ...]:
 
 def figure_missing(view: GameView) -> list[Finding]:
     out = []
-    languages_dir = view.content.project.templates / "languages"
+    project = view.content.project
     for lang, rules in sorted(view.content.rules.items()):
         try:
-            phrases = figure_phrases(languages_dir, lang)
+            # the language file that counts: the project's own, else pnp's (languages.py)
+            phrases = figure_phrases(project.template(f"languages/{lang}.yaml").parent, lang)
         except ContentError as exc:
             return [Finding.from_error(exc)]
         if phrases:

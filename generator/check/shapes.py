@@ -31,7 +31,7 @@ def check_shapes(content: GameContent, renderer: FaceRenderer) -> list[Finding]:
         w, h = comp.size_pt
         for item in comp.items:
             where = {
-                "file": rel(comp.file, root),
+                "file": rel(item.file, root),  # the component's, or its spreadsheet
                 "line": item.line,
                 "component": comp.id,
                 "item": item.id,

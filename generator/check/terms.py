@@ -24,7 +24,16 @@ from generator.load.glossary import Glossary
 
 WORDS = re.compile(r"[^\W\d_]+|\d+")
 _SPACES = re.compile(r"\s+")
-_HANGUL_END = re.compile(r"[가-힣]$")
+
+
+def _glued() -> re.Pattern[str]:
+    """A letter of a script whose words carry particles glued on (scripts.yaml: glued_suffixes),
+    so a term ending in one matches the start of a longer word ("회복" in "회복합니다")."""
+    return languages.letters((("glued_suffixes", True),))
+
+
+def _glued_end(form: str) -> bool:
+    return bool(form) and bool(_glued().fullmatch(form[-1]))
 
 
 def normalize(text: str) -> str:
@@ -58,7 +67,7 @@ class _Form:
     text: str  # as written in the glossary (spaces normalised)
     lower: str
     offset: int  # where its first word starts ("¡alerta!" -> 1)
-    hangul_end: bool
+    glued_end: bool
     counter_only: bool
 
 
@@ -111,7 +120,7 @@ class TermIndex:
                 form,
                 form.lower(),
                 first.start(),
-                bool(_HANGUL_END.search(form)),
+                _glued_end(form),
                 form in numbers.counter_only,
             )
             self.by_first.setdefault(first.group().lower(), []).append(entry)
@@ -163,7 +172,7 @@ class TermIndex:
                 end = start + len(form.text)
                 if start and _is_letter(text[start - 1]):
                     continue
-                if not form.hangul_end and end < len(text) and _latin_word_char(text[end]):
+                if not form.glued_end and end < len(text) and _latin_word_char(text[end]):
                     continue
                 if form.counter_only and not _after_number(text, start, self.numeral_ends):
                     continue
@@ -249,7 +258,7 @@ def _phrase_pattern(phrase: str) -> str:
         if word == "*":
             parts.append(r"\S+")
         else:
-            tail = r"[가-힣]*" if _HANGUL_END.search(word) else r"(?![^\W_])"
+            tail = _glued().pattern + "*" if _glued_end(word) else r"(?![^\W_])"
             parts.append(re.escape(word) + tail)
     return r"(?<![^\W_])" + r"\s+".join(parts)
 

@@ -40,6 +40,23 @@ def check(view: GameView) -> list[Finding]:
     source = content.rules[source_lang]
     glossary = view.glossary
     out: list[Finding] = []
+    for lang in content.languages:
+        broken = any(getattr(e, "lang", None) == lang for e in content.draft_errors)
+        if lang not in content.rules and not broken:
+            missing = content.dir / "rules" / f"{lang}.md"
+            out.append(
+                Finding(
+                    "error",
+                    "translation-missing-rulebook",
+                    f"{lang} is a language of the game but has no rulebook: create "
+                    f"{view.rel(missing)}",
+                    file=view.rel(missing),
+                    lang=lang,
+                    hint=f"translate rules/{source_lang}.md into it (`pnp i18n export "
+                    f"{content.id} --lang {lang}`, then `pnp i18n import`), or make {lang} a "
+                    f"draft in game.yaml (`{{{lang}: draft}}`) until it is done",
+                )
+            )
     for lang, rules in sorted(content.rules.items()):
         if lang == source_lang:
             continue
@@ -165,7 +182,9 @@ def _head(text: str, size: int = 32) -> str:
     return "'" + (head if len(head) <= size else head[: size - 1] + "…") + "'"
 
 
-def _numbers(a: str, b: str, la: str, lb: str, label: str, line: int, where: dict) -> list[Finding]:
+def _numbers(
+    a: str, b: str, la: str, lb: str, label: str, line: int | None, where: dict
+) -> list[Finding]:
     na = Counter(n.value for n in find_numbers(a, la) if n.value not in IGNORED_NUMBERS)
     nb = Counter(n.value for n in find_numbers(b, lb) if n.value not in IGNORED_NUMBERS)
     only_a = sorted(set(na) - set(nb))
@@ -202,7 +221,7 @@ def _terms(
     a_idx: TermIndex,
     b_idx: TermIndex,
     label: str,
-    line: int,
+    line: int | None,
     where: dict,
     swaps_only: bool,
 ) -> list[Finding]:
@@ -218,10 +237,10 @@ def _terms(
     found_b = _comparable(all_b, b_idx.lang)
     # A bare unit word is not asked of the other side, but it still says its term: fr "12
     # pièces" (a unit word in French, and the glossary's coin) answers en "12 coins".
-    ids_a = set().union(*(m.terms for m in all_a)) if all_a else set()
-    ids_b = set().union(*(m.terms for m in all_b)) if all_b else set()
-    missing_in_b = _unmatched(found_a, ids_b, b_idx, a_idx.lang)
-    missing_in_a = _unmatched(found_b, ids_a, a_idx, b_idx.lang)
+    ids_a = set().union(*(_senses(m, a_idx) for m in all_a)) if all_a else set()
+    ids_b = set().union(*(_senses(m, b_idx) for m in all_b)) if all_b else set()
+    missing_in_b = _unmatched(found_a, ids_b, b_idx, a_idx.lang, a_idx)
+    missing_in_a = _unmatched(found_b, ids_a, a_idx, b_idx.lang, b_idx)
     if not missing_in_a and not missing_in_b:
         missing_in_b, missing_in_a = _group_swap(found_a, found_b, a_idx)
         if not missing_in_b:
@@ -273,6 +292,12 @@ def _terms(
     ]
 
 
+def _senses(m: TermMatch, idx: TermIndex) -> frozenset[str]:
+    """Every term that has the match's very form: es "Reparación" is the repair track and the
+    Repair maneuver; the other side naming either is no swap."""
+    return m.terms | frozenset(idx.folded.get(" ".join(m.text.split()).lower()) or ())
+
+
 def _group_swap(found_a: list[TermMatch], found_b: list[TermMatch], idx) -> tuple[list, list]:
     """Both sides name the same kinds, but one of a group fewer times on side b and another
     of that group more times: "red X ... blue X" -> "red Y ... blue X". Only terms of a
@@ -318,7 +343,7 @@ def _comparable(found: list[TermMatch], lang: str) -> list[TermMatch]:
 
 
 def _unmatched(
-    found: list[TermMatch], other_ids: set[str], other_idx: TermIndex, lang: str
+    found: list[TermMatch], other_ids: set[str], other_idx: TermIndex, lang: str, own_idx: TermIndex
 ) -> list:
     """Occurrences none of whose terms appear on the other side (and that the other language
     has a form for). A compound whose every word is part of a term the other side has is not
@@ -328,7 +353,7 @@ def _unmatched(
     out, seen = [], set()
     for m in found:
         comparable = {t for t in m.terms if t in other_idx.forms}
-        if not comparable or comparable & other_ids:
+        if not comparable or comparable & other_ids or _senses(m, own_idx) & other_ids:
             continue
         if _covered(m, present, lang):
             continue

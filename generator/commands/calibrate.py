@@ -1,7 +1,8 @@
 """`pnp calibrate`: a two-page duplex test sheet that measures a printer's back offset.
 
-Page 1 (front) carries two scales, one across (x) and one up (y), with a tick every 0.5 mm and a
-number every 2 mm. Page 2 (back) carries one pointer line behind each scale's zero, placed with the
+Page 1 (front, marked FRONT) carries two scales, one across (x) and one up (y), from -6 to +6 mm
+(an offset of 5 mm still lands on the scale), with a tick every 0.5 mm and a 7 pt number every
+2 mm. Page 2 (marked BACK) carries one pointer line behind each scale's zero, placed with the
 same mirror the component sheets use for backs. Printed duplex and held against a light, each
 pointer crosses its scale at a number: that number is the value to pass to `--back-offset X,Y`
 (the numbers already carry the sign that moves the backs back into place). The scales sit
@@ -25,7 +26,8 @@ from generator.load.sizes import paper_size
 from generator.render.fonts import fontbook
 from generator.units import MM
 
-RANGE_MM = 5.0  # the scales read offsets from -5 to +5 mm
+RANGE_MM = 6.0  # the scales read offsets from -6 to +6 mm: +/-5 mm with room to spare
+LABEL_PT = 7.0  # every word and number on the sheet is at least this size
 STEP_MM = 0.5
 SCALE_LEN_MM = 2 * RANGE_MM
 
@@ -114,30 +116,40 @@ def write_calibration(project: Project, paper: str, duplex: str, out_dir: Path) 
 
 
 def _draw(tmp, size, spec: dict, paper: str, duplex: str, font: str) -> None:
-    """The two pages: scales on the front, pointers on the back."""
+    """The two pages: scales on the front, pointers on the back, each page saying which it is."""
     W, H = size
     c = Canvas(tmp, pagesize=(W, H), invariant=1, initialFontName=font)
     c.setTitle(f"pnp calibration sheet ({paper}, {duplex})")
     c.setCreator("pnp")
     c.setAuthor("pnp")
+    flip = duplex.replace("-", " ")
     lines = [
-        "pnp back-offset calibration",
-        f"Paper {paper.upper()}. Print both pages duplex, {duplex.replace('-', ' ')} flip, "
-        "at 100 %.",
-        "Hold the sheet against a light. Where each line from the back crosses a scale, read",
-        "the number: x from the scales across, y from the scales up.",
-        "Then:  pnp print --back-offset X,Y",
-        "(several scales: take their average; readings that differ mean the paper fed skewed).",
+        f"Paper {paper.upper()}. Print both pages duplex ({flip} flip) at 100 %, never "
+        '"fit to page".',
+        "Hold the sheet against a light: the lines printed on the back show through this side.",
+        "Where each line crosses a scale, read the number: X on the scales across, Y on the "
+        "scales up.",
+        "That number, with its sign, is the correction to type:  pnp print --back-offset X,Y  "
+        "(mm).",
+        "A positive X moves the backs right and a positive Y moves them up, as you look at the "
+        "back page;",
+        "so the scales count the correction, not the distance (the Y numbers may grow downwards).",
+        "All lines at 0: nothing to correct. Several scales: take their average; readings that "
+        "differ mean the paper fed skewed.",
     ]
+    _side(c, font, W, H, "FRONT", "1 / 2", "pnp back-offset calibration")
     c.setFont(font, 9)
     for i, text in enumerate(lines):
-        c.drawString(20 * MM, H - 20 * MM - i * 12, text)
+        c.drawString(20 * MM, H - 30 * MM - i * 12, text)
     for scale in spec["scales"]:
         _draw_scale(c, font, scale["x"], "x")
         _draw_scale(c, font, scale["y"], "y")
     c.showPage()
+    _side(c, font, W, H, "BACK", "2 / 2", "pnp back-offset calibration")
     c.setFont(font, 9)
-    c.drawString(20 * MM, 20 * MM, "pnp calibration sheet: back")
+    c.drawString(
+        20 * MM, H - 30 * MM, "This side only carries the lines you read through the front."
+    )
     c.setLineWidth(0.4)
     for scale in spec["scales"]:
         (px, py), (qx, qy) = scale["pointers"]["x"]["at"], scale["pointers"]["y"]["at"]
@@ -147,12 +159,24 @@ def _draw(tmp, size, spec: dict, paper: str, duplex: str, font: str) -> None:
     c.save()
 
 
+def _side(c: Canvas, font: str, W: float, H: float, word: str, page: str, title: str) -> None:
+    """The page's side in large letters at its top, with the sheet's title."""
+    c.setFont(font, 20)
+    c.drawString(20 * MM, H - 20 * MM, word)
+    c.setFont(font, 11)
+    c.drawString(20 * MM + c.stringWidth(word, font, 20) + 4 * MM, H - 20 * MM, title)
+    c.drawRightString(W - 20 * MM, H - 20 * MM, page)
+
+
 def _draw_scale(c: Canvas, font: str, scale: dict, axis: str) -> None:
-    """Ticks every 0.5 mm (longer every 1 mm, numbered every 2 mm), with a base line."""
+    """Ticks every 0.5 mm (longer every 1 mm, numbered every 2 mm), with a base line.
+
+    Numbers are 7 pt: they alternate between two rows (x) or columns (y) so neighbours
+    2 mm apart never touch; the axis letter sits beyond the scale's end."""
     c.setLineWidth(0.3)
     zx, zy = scale["zero"]
     ticks = scale["ticks"]
-    c.setFont(font, 5)
+    c.setFont(font, LABEL_PT)
     for t in ticks:
         whole = abs(t["label"] - round(t["label"])) < 1e-9
         numbered = whole and round(t["label"]) % 2 == 0
@@ -163,15 +187,17 @@ def _draw_scale(c: Canvas, font: str, scale: dict, axis: str) -> None:
             x = t["at"] * MM
             c.line(x, zy * MM, x, (zy + length) * MM)
             if numbered:
-                c.drawCentredString(x, (zy - 2.6) * MM, _number(t["label"]))
+                row = 0 if round(t["label"]) % 4 == 0 else 1
+                c.drawCentredString(x, (zy - 3.0 - 3.0 * row) * MM, _number(t["label"]))
         else:
             y = t["at"] * MM
             c.line(zx * MM, y, (zx + length) * MM, y)
             if numbered:
-                c.drawString((zx + 5.2) * MM, y - 1.7, _number(t["label"]))
+                column = 0 if round(t["label"]) % 4 == 0 else 1
+                c.drawString((zx + 5.2 + 4.0 * column) * MM, y - 2.4, _number(t["label"]))
     if axis == "x":
         c.line(ticks[0]["at"] * MM, zy * MM, ticks[-1]["at"] * MM, zy * MM)
-        c.drawCentredString(zx * MM, (zy + 5.5) * MM, "X")
+        c.drawRightString(min(t["at"] for t in ticks) * MM - 2 * MM, zy * MM, "X")
     else:
         c.line(zx * MM, ticks[0]["at"] * MM, zx * MM, ticks[-1]["at"] * MM)
-        c.drawString((zx - 3.5) * MM, zy * MM - 2, "Y")
+        c.drawCentredString(zx * MM, min(t["at"] for t in ticks) * MM - 4 * MM, "Y")

@@ -12,6 +12,7 @@ import gc
 import json
 import math
 import os
+import re
 import sys
 import threading
 import time
@@ -31,7 +32,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="pnp", description="Print-and-play component generator.")
+    p = _Parser(
+        prog="pnp",
+        description="Print-and-play component generator.",
+        epilog=PROJECT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument(
         "--root", type=Path, help="project folder (default: found from the current folder)"
     )
@@ -64,6 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     pr.add_argument(
         "-j", "--jobs", type=_jobs, default=0, help="parallel jobs (default: all cores)"
     )
+    _changed_since_option(pr)
 
     ck = sub.add_parser("check", help="validate games without writing anything")
     ck.add_argument("games", nargs="*")
@@ -84,15 +91,33 @@ def _parser() -> argparse.ArgumentParser:
     sy.add_argument("--lang", action="append", help="only this language (repeat for several)")
     sy.add_argument("--section", action="append", help="only this section, e.g. 3.2 (repeat)")
     sy.add_argument("--all", action="store_true", help="every language and every string")
+    ap = isub.add_parser(
+        "approve", help="record reviewed translations as approved (a second reader's sign-off)"
+    )
+    ap.add_argument("games", nargs="*")
+    ap.add_argument("--lang", action="append", help="only this language (repeat for several)")
+    ap.add_argument("--section", action="append", help="only this section, e.g. 3.2 (repeat)")
     ex = isub.add_parser("export", help="write a PO file (a POT with --template) for translators")
     ex.add_argument("game")
     ex.add_argument("--lang", help="the target language (not needed with --template)")
     ex.add_argument("--template", action="store_true", help="a POT: sources, empty msgstr")
     ex.add_argument("-o", "--output", type=Path, help="file (default output/i18n/GAME.LANG.po)")
+    ex.add_argument(
+        "--context",
+        type=Path,
+        metavar="DIR",
+        help="also write a PNG per component string: the face where it prints, its place "
+        "outlined, named by the entry's msgctxt",
+    )
     im = isub.add_parser("import", help="write a translated PO file back into the content")
     im.add_argument("game")
     im.add_argument("po", type=Path)
     im.add_argument("--lang", help="default: the PO file's Language header")
+    im.add_argument(
+        "--accept-old",
+        action="store_true",
+        help="apply entries made against an older source text too (recorded as stale)",
+    )
     ad = isub.add_parser("add", help="add a language as a draft and write its PO file")
     ad.add_argument("game")
     ad.add_argument("lang")
@@ -105,10 +130,55 @@ def _parser() -> argparse.ArgumentParser:
     ca.add_argument("--duplex", choices=["long-edge", "short-edge"], default="long-edge")
     ca.add_argument("--out", type=Path, default=None, help="folder (default: output/calibration)")
     _designer_parsers(sub)
+    _playtest_parsers(sub)
+    _project_parsers(sub)
 
     sc = sub.add_parser("schema", help="write JSON Schemas of the content files, for editors")
     sc.add_argument("--out", type=Path, default=Path("schema"), help="folder (default: ./schema)")
     return p
+
+
+def _playtest_parsers(sub) -> None:
+    """Playtest iterations (docs/playtest.md): what changed since a revision or the last build."""
+    df = sub.add_parser(
+        "diff", help="list the faces and rulebook sections changed since a git revision"
+    )
+    df.add_argument("games", nargs="*")
+    df.add_argument(
+        "--since",
+        metavar="REF",
+        help="a git revision (HEAD~1, a tag); default: what the last `pnp print` built",
+    )
+
+
+def _changed_since_option(pr) -> None:
+    pr.add_argument(
+        "--changed-since",
+        metavar="REF",
+        help="write only changes-<paper>.pdf: the faces changed since REF (a git revision, or "
+        "'last' for the last build), with their backs and a 'replace these' page (and, when "
+        "those exports are on, changes/print-shop/ and changes/png/ of the same faces)",
+    )
+
+
+def _record_built(project, contents) -> None:
+    """Keep what each game was built from: `pnp diff` compares with it by default."""
+    from generator.build.faceprints import save_snapshot
+
+    for content in contents:
+        save_snapshot(project, content.id)
+
+
+def cmd_diff(project, args) -> int:
+    from generator.commands.diff import diff_command
+
+    return diff_command(project, args)
+
+
+def cmd_changed_since(project, args) -> int:
+    from generator.commands.reprint import reprint_command
+
+    return reprint_command(project, args)
 
 
 def _designer_parsers(sub) -> None:
@@ -145,6 +215,95 @@ def _designer_parsers(sub) -> None:
     wa.add_argument("game", nargs="?", help="the game (default: the only one in content/)")
     wa.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (0: any free port)")
     wa.add_argument("-j", "--jobs", type=int, default=0, help="parallel jobs (default: all cores)")
+
+
+PROJECT_HELP = """\
+the project:
+  pnp works on the project it finds from the current folder: the nearest folder, here or
+  above, holding a pnp.toml (made by `pnp init`) or content/ beside templates/.
+  --root DIR names it instead; so does the environment variable PNP_ROOT=DIR.
+  pnp's defaults (fonts, languages, rulebook templates, sizes, printer presets, the starter)
+  come with pnp; a file in the project's templates/ overrides the default of the same name
+  (`pnp templates list`, `pnp templates eject NAME`).
+
+start: pnp init my-games --game my-game --langs en,es
+"""
+
+
+def _project_parsers(sub) -> None:
+    """A project of one's own: init, pnp's templates, a component from a spreadsheet."""
+    it = sub.add_parser(
+        "init", help="make a project here or in DIR (pnp.toml, content/, .gitignore, README)"
+    )
+    it.add_argument("dir", nargs="?", type=Path, default=Path("."), help="default: here")
+    it.add_argument("--name", help="the project's name (default: the folder's name)")
+    it.add_argument("--game", help="also start a game with this id (as `pnp new`)")
+    it.add_argument("--langs", default="en", help="the game's languages (default: en)")
+
+    tp = sub.add_parser("templates", help="pnp's default templates: list, or eject one to change")
+    tsub = tp.add_subparsers(dest="templates_command", required=True)
+    tsub.add_parser("list", help="every default, and which ones the project overrides")
+    ej = tsub.add_parser("eject", help="copy one default (a file or a folder) into templates/")
+    ej.add_argument("name", help="as `pnp templates list` shows it, or a file name: rulebook.css")
+    ej.add_argument("--force", action="store_true", help="replace the project's own copy")
+
+    ims = sub.add_parser(
+        "import-sheet",
+        help="a component from a spreadsheet (.csv, .xlsx, .ods): one card per row, a layout "
+        "showing every column",
+    )
+    ims.add_argument("file", type=str, help="the spreadsheet; FILE#Sheet picks a sheet")
+    ims.add_argument("--game", help="the game (default: the only one in content/)")
+    ims.add_argument("--id", dest="component", help="component id (default: from the file name)")
+    ims.add_argument("--sheet", help="the sheet to read (default: the first)")
+
+
+def cmd_init(args) -> int:
+    from generator.commands.init import init_project
+    from generator.commands.starter import new_game
+
+    project, written = init_project(args.dir, args.name)
+    shown = project.root if args.dir.is_absolute() else args.dir
+    print(f"pnp init: {shown}: {', '.join(written)}")
+    if args.game:
+        langs = [lang.strip() for lang in args.langs.split(",") if lang.strip()]
+        from generator import session
+
+        with session.new():
+            folder, notes = new_game(project, args.game, langs)
+        print(f"pnp new: {folder.relative_to(project.root)}/")
+        for note in notes:
+            print(f"  note: {note}")
+        print(f"next: cd {shown}; pnp check; pnp print; pnp preview {args.game}")
+    else:
+        print(f"next: cd {shown}; pnp new my-game --langs en,es")
+    return EXIT_OK
+
+
+def cmd_templates(project, args) -> int:
+    from generator.commands.init import eject, list_templates
+
+    if args.templates_command == "list":
+        for rel, overridden in list_templates(project):
+            print(f"{rel}{'  (yours: templates/' + rel + ')' if overridden else ''}")
+        return EXIT_OK
+    for path in eject(project, args.name, args.force):
+        print(f"pnp templates: wrote {path.relative_to(project.root)}")
+    return EXIT_OK
+
+
+def cmd_import_sheet(project, args) -> int:
+    from generator.commands.import_sheet import import_sheet
+
+    written, notes = import_sheet(project, Path(args.file), args.game, args.component, args.sheet)
+    for path in written:
+        print(f"pnp import-sheet: wrote {path.relative_to(project.root)}")
+    for note in notes:
+        print(f"  note: {note}")
+    comp = written[-2].stem
+    game = written[-1].parent.parent.name
+    print(f"next: pnp preview {game}; pnp render {game} {comp} ITEM")
+    return EXIT_OK
 
 
 def cmd_watch(project, args) -> int:
@@ -418,11 +577,14 @@ def cmd_print(project, args) -> int:
         for content in contents:
             kit_stamp.remove(project, content.id)
         result = build.build(project, contents, options)
+        _record_built(project, contents)
         for content in contents:
             # a draft language's check decides, each time, whether it builds: never stamped
             if content.id in digests and not content.game.drafts:
                 files, total = result["files"][content.id], result["totals"][content.id]
                 kit_stamp.write(project, content.id, digests[content.id], files, total)
+    for notice in result.get("notices", []):
+        print(f"pnp print: {notice}", file=sys.stderr)
     _say_built(project, result["built"], result["total"], started)
     return EXIT_OK
 
@@ -548,13 +710,28 @@ def leave(code: int) -> NoReturn:
     os._exit(code)
 
 
+def _glued_offsets(argv: list[str]) -> list[str]:
+    """`--back-offset -1.5,2` as `--back-offset=-1.5,2`: argparse takes a value starting with
+    "-" for an option, and the number read on the calibration sheet is often negative."""
+    out: list[str] = []
+    for arg in argv:
+        if out and out[-1] == "--back-offset" and re.fullmatch(r"-[0-9.]+,.*", arg):
+            out[-1] = f"--back-offset={arg}"
+        else:
+            out.append(arg)
+    return out
+
+
 def main(argv=None) -> int:
     _stacks_on_request()
+    argv = _glued_offsets(list(sys.argv[1:] if argv is None else argv))
     args = _parser().parse_args(argv)
     root = args.root.resolve() if args.root else None  # findings name files relative to it
     try:
         from generator.load.project import Project, find_project
 
+        if args.command == "init":  # makes the project: none to find first
+            return cmd_init(args)
         if args.root and not args.root.is_dir():
             raise ContentError(
                 "--root is not a folder", args.root, code="usage", hint="give the project folder"
@@ -574,7 +751,12 @@ def main(argv=None) -> int:
             "new": cmd_new,
             "preview": cmd_preview,
             "watch": cmd_watch,
+            "diff": cmd_diff,
+            "templates": cmd_templates,
+            "import-sheet": cmd_import_sheet,
         }[args.command]
+        if args.command == "print" and args.changed_since:
+            command = cmd_changed_since
         with session.new():  # caches live for this command only (safe in a long-running process)
             return command(project, args)
     except ContentError as exc:

@@ -30,6 +30,8 @@ def run(project, args, load, check, print_findings) -> int:
         return export(project, args, load)
     if command == "import":
         return import_(project, args, load, print_findings)
+    if command == "approve":
+        return approve(project, args, load)
     return add(project, args, load)
 
 
@@ -69,10 +71,10 @@ def _not_a_language(contents, lang: str) -> ContentError:
     have = " or ".join(f"{c.id} ({', '.join(c.languages)})" for c in contents)
     close = languages.suggest(lang, {code for c in contents for code in c.languages})
     game = contents[0].id if len(contents) == 1 else "GAME"
-    if languages.LANG_CODE.match(lang):
+    if languages.check_code(lang) is None:
         add = f"add it first: `pnp i18n add {game} {lang}`"
     else:
-        add = f"a language is added with `pnp i18n add {game} CODE` (ISO 639-1)"
+        add = f"a language is added with `pnp i18n add {game} CODE` (de, pt-BR)"
     return ContentError(
         f"'{lang}' is not a language of {have}",
         code="usage",
@@ -111,12 +113,17 @@ def status(project, contents, only: list[str] | None) -> int:
             mine = [s for s in states if s.lang == lang]
             count = {k: sum(1 for s in mine if s.status == k) for k in tracking.STATUSES}
             translated = len(mine) - count["missing"]
+            approved = sum(1 for s in mine if s.approved)
             print(
                 f"  {lang}{' (draft)' if lang in draft else ''}: {translated}/{len(mine)} "
                 f"translated, {count['reviewed']} reviewed, {count['stale']} stale, "
                 f"{count['unreviewed']} never reviewed, {count['missing']} missing"
+                + (f", {count['fuzzy']} fuzzy" if count["fuzzy"] else "")
+                + (f" ({approved} of the reviewed approved)" if approved else "")
             )
             for st in mine:
+                if st.status == "fuzzy":
+                    print(f"      fuzzy: {st.ctx}")
                 if st.status == "stale":
                     print(f"      stale: {st.ctx}")
                     if record.legacy:
@@ -182,6 +189,27 @@ def sync(project, args, load, check, print_findings) -> int:
     return code
 
 
+def approve(project, args, load) -> int:
+    """Approved is a state of its own on top of reviewed: a second reader signs off the
+    translation as it stands. An approval lapses when the translation or its source changes."""
+    contents = load(project, args.games)
+    _check_langs(contents, args.lang, translation=True)
+    for content in contents:
+        source = source_language(content)
+        langs = [
+            lang
+            for lang in content.languages
+            if lang != source and (not args.lang or lang in args.lang)
+        ]
+        done = tracking.approve(content, all_segments(content), langs, sections=args.section)
+        for lang in langs:
+            print(
+                f"{content.id} {lang}: {len(done.get(lang, []))} reviewed segment(s) approved "
+                "(stale, fuzzy and never-reviewed ones are not: review them first)"
+            )
+    return EXIT_OK
+
+
 # ---------------------------------------------------------------- export / import
 
 
@@ -206,28 +234,53 @@ def export(project, args, load) -> int:
     fuzzy = sum(1 for e in catalogue if "fuzzy" in e.flags)
     empty = sum(1 for e in catalogue if not e.msgstr)
     print(f"{content.id}: {len(catalogue)} entries ({empty} untranslated, {fuzzy} fuzzy) -> {out}")
+    context = getattr(args, "context", None)
+    if context is not None:
+        from generator.i18n.context import write_pictures
+
+        pictures = write_pictures(
+            content, lang or source_language(content), all_segments(content), context
+        )
+        drawn = [p for p in pictures if p.path is not None]
+        print(
+            f"  {len(drawn)} picture(s) -> {context} ({len(pictures) - len(drawn)} string(s) "
+            "print on no face; rulebook segments have no picture yet)"
+        )
     return EXIT_OK
 
 
 def import_(project, args, load, print_findings) -> int:
     (content,) = load(project, [args.game])
     catalogue = po.read_po(args.po)
-    lang = args.lang or catalogue.metadata.get("Language", "").strip()
+    header = catalogue.metadata.get("Language", "").strip()  # "de_DE" names the game's de
+    lang = args.lang or (languages.from_locale(header, content.languages) if header else "")
     if not lang:
         raise ContentError("the PO file names no Language; pass --lang", args.po, code="usage")
     if lang not in content.languages:
         raise _not_a_language([content], lang)
-    result = po.import_po(content, lang, args.po)
-    if result.errors:
-        print_findings(result.findings, sys.stderr)
-        print("pnp i18n import: nothing written: fix the entries above", file=sys.stderr)
-        return EXIT_FINDINGS
+    result = po.import_po(content, lang, args.po, accept_old=getattr(args, "accept_old", False))
     for path in result.written:
         print(f"  wrote {path.relative_to(project.root)}")
+    skipped = result.errors
     print(
         f"{content.id} {lang}: {result.applied} translation(s) changed, {result.reviewed} marked "
-        f"reviewed, {result.fuzzy} fuzzy (written, not reviewed)"
+        f"reviewed, {result.fuzzy} fuzzy (written, not reviewed), {result.unchanged} unchanged, "
+        f"{len(skipped)} skipped"
+        + (f", {result.old} old (applied, recorded stale)" if result.old else "")
     )
+    if result.findings:
+        print_findings(result.findings, sys.stderr)
+    if skipped:
+        reasons: dict[str, int] = {}
+        for f in skipped:
+            reasons[f.code] = reasons.get(f.code, 0) + 1
+        why = ", ".join(f"{n} {code}" for code, n in sorted(reasons.items()))
+        print(
+            f"pnp i18n import: {len(skipped)} entr{'y' if len(skipped) == 1 else 'ies'} "
+            f"skipped ({why}); the others were applied",
+            file=sys.stderr,
+        )
+        return EXIT_FINDINGS
     return EXIT_OK
 
 
@@ -237,13 +290,12 @@ def import_(project, args, load, print_findings) -> int:
 def add(project, args, load) -> int:
     (content,) = load(project, [args.game])
     lang = args.lang
-    if not languages.LANG_CODE.fullmatch(lang):
-        close = languages.suggest(lang, languages.known())
-        raise ContentError(
-            f"'{lang}' is not an ISO 639-1 language code (two lowercase letters)",
-            code="usage",
-            hint=f"did you mean '{close}'?" if close else "e.g. fr, de, ja",
-        )
+    problem = languages.check_code(lang)
+    if problem:
+        raise ContentError(problem, code="usage", hint="e.g. fr, de, pt-BR")
+    refused = languages.refusal(lang)  # a script pnp cannot print yet: nothing is written
+    if refused:
+        raise ContentError(refused, code="usage")
     if lang in content.languages:
         raise ContentError(f"{content.id} already has {lang}", code="usage")
     game_file = content.dir / "game.yaml"

@@ -79,13 +79,9 @@ def check_languages(langs: list[str], offered: list[str], game: str) -> None:
     if not langs:
         raise ContentError("--langs names no language", code="usage", hint="e.g. --langs es,en")
     for lang in langs:
-        if not languages.LANG_CODE.match(lang):
-            close = languages.suggest(lang, {*offered, *languages.known()})
-            raise ContentError(
-                f"--langs: '{lang}' is not an ISO 639-1 language code (two lowercase letters)",
-                code="usage",
-                hint=f"did you mean '{close}'?" if close else "e.g. --langs es,en",
-            )
+        problem = languages.check_code(lang)
+        if problem:
+            raise ContentError(f"--langs: {problem}", code="usage", hint="e.g. --langs es,en")
         if langs.count(lang) > 1:
             raise ContentError(f"--langs names '{lang}' twice", code="usage")
     missing = [lang for lang in langs if lang not in offered]
@@ -111,7 +107,7 @@ def new_game(project: Project, game: str, langs: list[str]) -> tuple[Path, list[
             hint="lowercase letters, digits and '-', starting with a letter (e.g. my-game)",
         )
     languages.use_project_templates(project.templates)  # its own language files count
-    starter = project.templates / "starter"
+    starter = project.template_dir("starter")  # the project's own starter, else pnp's
     strings_file = starter / "strings.yaml"
     strings = yaml.safe_load(strings_file.read_text(encoding="utf-8"))
     check_languages(langs, starter_languages(starter, strings), game)

@@ -181,9 +181,8 @@ class Gutterfold:
         # The line stops above its label, so the words stay readable.
         canvas.line(W / 2, margin + sheets.LABEL_SIZE + 2.0 * MM, W / 2, H - margin)
         canvas.setDash([])
-        face = renderer.fonts.default
+        face = renderer.fonts.label(lang)
         canvas.setFillColor(colour("#6b6b6b"))
-        canvas.setFont(face.name, sheets.LABEL_SIZE)
         word = languages.get(lang).label("fold_glue_cut")
-        canvas.drawCentredString(W / 2, margin + 1.0 * MM, word)
+        face.draw(canvas, W / 2, margin + 1.0 * MM, word, sheets.LABEL_SIZE, centre=True)
         canvas.restoreState()

@@ -44,7 +44,7 @@ class Png:
         """dpi, pixel size and the shop size name for one component's faces."""
         w, h = comp.size_pt
         if ctx.spec.preset:
-            sizes = presets.preset_sizes(ctx.content.project.templates, ctx.spec.preset)
+            sizes = presets.preset_sizes(ctx.content.project, ctx.spec.preset)
             shop = presets.size_for(sizes, (w, h))
             if shop is None:
                 raise presets.no_size_error(comp, sizes)

@@ -10,6 +10,7 @@ import yaml
 
 from generator.errors import ContentError
 from generator.fsio import check_name
+from generator.load.project import Project
 from generator.units import MM, parse_length
 
 
@@ -29,8 +30,8 @@ def _load(path: Path) -> dict:
     return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
 
 
-def preset_sizes(templates: Path, preset: str) -> list[ShopSize]:
-    path = templates / "printers.yaml"
+def preset_sizes(project: Project, preset: str) -> list[ShopSize]:
+    path = project.template("printers.yaml")
     data = _load(path) if path.is_file() else {}
     if preset not in data:
         raise ContentError(
@@ -120,7 +121,7 @@ def check(content) -> list:
         if spec.format != "png" or not spec.preset:
             continue
         try:
-            sizes = preset_sizes(content.project.templates, spec.preset)
+            sizes = preset_sizes(content.project, spec.preset)
         except ContentError as exc:
             findings.append(Finding.from_error(exc))
             continue

@@ -4,14 +4,21 @@ and an order sheet, `print-shop/order.csv`, giving the quantity of every page.
 Why one page per design and an order sheet rather than one page per copy: shops (The Game
 Crafter, MakePlayingCards) take each design once with a quantity, so the files stay small (Sub
 Zero's 56 action cards are 10 designs) and the CSV is what the order form asks for.
+
+The order sheet names each PDF relative to its own folder (`tokens.pdf`, not a path into the
+project), and once every file of the folder is written the build zips the folder
+(`<lang>/print-shop.zip`, `zip_folder`): what a shop receives is self-contained.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from generator.exports.base import ExportContext, Job, Outputs, file_entry, page_entry, slot_entry
 from generator.impose import faces
@@ -101,10 +108,30 @@ class PrintShop:
         writer.writerow(ORDER_COLUMNS)
         rows = 0
         for comp in ctx.components():
-            pdf = f"{ctx.folder()}/print-shop/{comp.id}.pdf"
+            pdf = f"{comp.id}.pdf"  # beside order.csv: the folder travels as it is
             for dp in design_pages(comp):
                 writer.writerow([pdf, dp.page, comp.id, dp.item.id, dp.side, dp.item.count])
                 rows += 1
         out.path(rel).write_text(buf.getvalue(), encoding="utf-8")
         entry = file_entry(rel, "export", ctx.lang, fmt=self.name, rows=rows, role="order-sheet")
         return {"files": [entry], "sheets": []}
+
+
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed: the same files give the same archive, byte for byte
+
+
+def zip_folder(root: Path, folder: str, members: list[str], out: Path) -> str:
+    """Zip `members` (paths relative to the project root, all under `folder`) into `out`, each
+    named from the folder's own name down (`print-shop/order.csv`), so the archive unpacks to
+    the folder the shop receives. Returns the members' digest, for the build key."""
+    digest = hashlib.sha256()
+    base = Path(folder).parent
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for rel in sorted(members):
+            data = (root / rel).read_bytes()
+            digest.update(rel.encode() + b"\0" + hashlib.sha256(data).digest())
+            info = zipfile.ZipInfo(Path(rel).relative_to(base).as_posix(), ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, data)
+    return digest.hexdigest()

@@ -5,8 +5,9 @@ slot is the hidden-card face, a back image (or back sheets when items have backs
 and one card per physical copy in DeckIDs and ContainedObjects. Boards, tokens and standees
 become one Custom_Board or Custom_Tile per copy, each with its own front (and back) image.
 
-Images are named by file:// URLs of the written files; `base_url:` in the export's spec names
-where they will be hosted instead: base_url + the path under output/<game>/.
+Images are named by file:// URLs of the written files (TTS takes no relative link), which load
+on this computer only: the entry says `links: file` and `pnp print` warns. `base_url:` in the
+export's spec names where they will be hosted instead: base_url + the path under output/<game>/.
 """
 
 from __future__ import annotations
@@ -119,6 +120,8 @@ class Tts:
             images=list(job.paths[1:]),
             px=list(px),
             dpi=dpi,
+            # file:// links work on this computer only: the build warns (run.local_links)
+            links="base_url" if ctx.spec.base_url else "file",
             **info,
         )
         return {"files": [entry], "sheets": []}

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -94,8 +95,10 @@ def _variables(text: str) -> set[str]:
 
 
 def _glossary_notes(
-    glossary: Glossary | None, seg: Segment, source: str, lang: str | None
+    glossary: Glossary | None, seg: Segment, source: str, langs: list[str]
 ) -> list[str]:
+    """The glossary terms the source text says, with their forms in each of `langs` (every
+    translation of the game: the POT and each PO carry the same comment, as msgmerge wants)."""
     from generator.check.terms import index, normalize
     from generator.check.text import plain
 
@@ -110,17 +113,59 @@ def _glossary_notes(
                 continue
             seen.append(term_id)
             term = next(t for t in glossary.terms if t.id == term_id)
-            forms = [f for f in term.forms(lang) if f.strip()] if lang else []
-            target = f"{lang}: " + " / ".join(forms) if forms else f"{lang}: (no form yet)"
-            notes.append(f"glossary: {match.text} ({term_id}) -> " + (target if lang else ""))
-    return [n.rstrip(" ->") for n in notes]
+            targets = []
+            for lang in langs:
+                forms = [f for f in term.forms(lang) if f.strip()]
+                targets.append(f"{lang}: " + (" / ".join(forms) if forms else "(no form yet)"))
+            notes.append(
+                f"glossary: {match.text} ({term_id})"
+                + (" -> " + "; ".join(targets) if targets else "")
+            )
+    return notes
 
 
-def _comment(glossary: Glossary | None, seg: Segment, source: str, lang: str | None) -> str:
-    lines = [f"{seg.kind}" + (f", section {seg.section}" if seg.section else "")]
+def _where(content: GameContent, seg: Segment, ids: dict[Path, str | None]) -> str:
+    """What the segment is and where it prints: the component, its size and the item for a
+    component's string, the section for a rulebook's."""
+    if seg.section:
+        return f"{seg.kind}, section {seg.section}"
+    if seg.kind != "string":
+        return seg.kind
+    file = seg.source.file
+    if file not in ids:
+        try:
+            data = yaml.safe_load(read_text(file))
+        except yaml.YAMLError:
+            data = None
+        ids[file] = str(data.get("id")) if isinstance(data, dict) and data.get("id") else None
+    comp = next((c for c in content.components if c.id == ids[file]), None)
+    key = seg.ctx.split(":", 1)[1]
+    if comp is None:
+        return f"string {key}"
+    spec = comp.model
+    w, h = (round(v * 25.4 / 72, 1) for v in comp.size_pt)
+    size = f"{spec.size} {w:g}x{h:g} mm" if isinstance(spec.size, str) else f"{w:g}x{h:g} mm"
+    item = re.match(r"items\[([^\]]+)\]", key)
+    field_ = key.rsplit(".", 1)[-1]
+    return f"component {comp.id} ({spec.kind}, {size}, layout {spec.layout})" + (
+        ", the component's name"
+        if key == "name"
+        else (f", item {item.group(1)}" if item else ", every item") + f", field {field_}"
+    )
+
+
+def _comment(
+    content: GameContent,
+    glossary: Glossary | None,
+    seg: Segment,
+    source: str,
+    ids: dict[Path, str | None],
+) -> str:
+    lines = [_where(content, seg, ids)]
     for n, block in enumerate(expressions(seg.text)):
         lines.append(f"{{{n}}} = {block}")
-    lines += _glossary_notes(glossary, seg, source, lang)
+    langs = [lang for lang in content.languages if lang != source]
+    lines += _glossary_notes(glossary, seg, source, langs)
     return "\n".join(lines)
 
 
@@ -139,6 +184,7 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
             for st in tracking.states(content, segments, record)
             if st.lang == lang and lang != source
         }
+    ids: dict[Path, str | None] = {}  # component file -> its component's id
     po = polib.POFile(wrapwidth=78)
     po.metadata = {
         "Project-Id-Version": content.id,
@@ -151,6 +197,7 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
         "MIME-Version": "1.0",
         "Content-Type": "text/plain; charset=UTF-8",
         "Content-Transfer-Encoding": "8bit",
+        **_plural_header(lang if not template else None),
         "X-Source-Language": source,
         "X-Generator": "pnp i18n export",
     }
@@ -162,13 +209,9 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
         if st is not None and st.status == "missing":
             current = None  # absent, or the source's text copied to keep its place
         msgstr = protect(current, exprs) if current is not None else ""
-        # msgfmt checks {n} only where the translation uses every one of them: a translation
-        # that wrote its own Jinja instead (a plural choice) is checked by the import alone
-        same = not msgstr or set(PLACEHOLDER.findall(msgstr)) == set(PLACEHOLDER.findall(msgid))
-        checkable = exprs and same and _brace_clean(msgid) and _brace_clean(msgstr)
-        flags = [FLAG] if checkable else []
+        flags = [FLAG] if _brace_checkable(seg, exprs, msgid, content.languages) else []
         previous = None
-        if st is not None and st.status == "stale":
+        if st is not None and st.status in ("stale", "fuzzy"):
             flags.insert(0, "fuzzy")
             if st.old is not None:
                 previous = protect(st.old, exprs)
@@ -179,7 +222,7 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
             occurrences=[
                 (seg.source.file.relative_to(content.dir).as_posix(), str(seg.source.line))
             ],
-            comment=_comment(glossary, seg, source, None if template else lang),
+            comment=_comment(content, glossary, seg, source, ids),
             flags=flags,
         )
         if previous is not None:
@@ -187,6 +230,32 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
             entry.previous_msgctxt = seg.ctx
         po.append(entry)
     return po
+
+
+def _plural_header(lang: str | None) -> dict[str, str]:
+    from generator.load import languages
+
+    forms = languages.get(lang).plural_forms if lang else None
+    return {"Plural-Forms": forms} if forms else {}
+
+
+def _brace_checkable(seg: Segment, exprs: list[str], msgid: str, langs: Iterable[str]) -> bool:
+    """python-brace-format, so msgfmt and editors check the {n}: decided by the source and the
+    game's own translations, never by the one language exported, so the POT and every PO carry
+    the same flag (msgmerge against the POT then adds no fuzzy). Flagged when each translation
+    the game has uses every {n} of the msgid: a translation that wrote its own Jinja instead (a
+    plural choice, a case filter Korean does without) is checked by the import alone."""
+    if not exprs or not _brace_clean(msgid):
+        return False
+    want = set(PLACEHOLDER.findall(msgid))
+    for lang in langs:
+        text = seg.translation(lang)
+        if text is None or lang not in seg.places:
+            continue
+        msgstr = protect(text, exprs)
+        if set(PLACEHOLDER.findall(msgstr)) != want or not _brace_clean(msgstr):
+            return False
+    return True
 
 
 def write_po(po: polib.POFile, path: Path) -> None:
@@ -208,6 +277,9 @@ class Edit:
     text: str  # the new translation, Jinja restored
     review: bool  # record as reviewed against today's source
     changed: bool  # differs from what is in the files
+    # what to record: "review", "fuzzy:<source text>", "old:<source text>" or None
+    record_as: str | None = None
+    line: int | None = None  # the entry's line in the PO file
 
 
 @dataclass
@@ -217,6 +289,9 @@ class ImportResult:
     applied: int = 0
     reviewed: int = 0
     fuzzy: int = 0
+    unchanged: int = 0
+    conflicts: int = 0
+    old: int = 0  # applied with --accept-old
     edits: list[Edit] = field(default_factory=list)
     staged: dict[Path, str] = field(default_factory=dict)  # file -> its new text
     new_rules: bool = False  # the language's rulebook is made by this import
@@ -259,9 +334,22 @@ def _check_placeholders(msgid: str, msgstr: str, source_text: str) -> str | None
         return "placeholder " + ", ".join(f"{{{u}}}" for u in unknown) + " is not in the source"
     own = expressions(msgstr)
     required = {n for n in want if int(n) < len(exprs) and not re.search(r"['\"]", exprs[int(n)])}
-    missing = sorted(required - used, key=int)
-    if missing and not own:
-        return "placeholder " + ", ".join(f"{{{m}}}" for m in missing) + " of the source is missing"
+    # own Jinja may stand for a data block only as that block with its letter case changed
+    # (ko `{{ name }}` for es `{{ name | lower }}`): `{{ value }}` for `{{ [value, 1] | max }}`
+    # would print another number
+    recased = {_uncased(block) for block in own}
+    missing = sorted(
+        (n for n in required - used if _uncased(exprs[int(n)]) not in recased), key=int
+    )
+    if (
+        missing
+    ):  # data: own Jinja may not stand in for it (`{{ value }}` for `{{ [value, 1] | max }}`)
+        return (
+            "placeholder "
+            + ", ".join(f"{{{m}}} ({exprs[int(m)]})" for m in missing)
+            + " of the source is missing"
+            + (" (the translation's own Jinja may replace only words)" if own else "")
+        )
     rest = strip_jinja(PLACEHOLDER.sub("", msgstr))
     if re.search(r"\{\{|\}\}|\{%|%\}|\{#|#\}|\{\s*\d+|\d+\s*\}", rest):
         return "a placeholder or Jinja block is broken (check every { and })"
@@ -283,8 +371,68 @@ def _check_placeholders(msgid: str, msgstr: str, source_text: str) -> str | None
     return None
 
 
-def plan(content: GameContent, lang: str, po: polib.POFile, po_path: Path) -> ImportResult:
-    """Check every entry; the edits to make (in `result.edits`) when there is no error."""
+def check_language(content: GameContent, lang: str, po: polib.POFile, po_path: Path) -> None:
+    """The PO file is for `lang`: its `Language` header (when it has one) names it, and its
+    translations read as `lang`, not as another language of the game. Else one usage error."""
+    from generator.check.language_guess import guess
+
+    header = (po.metadata.get("Language") or "").strip()
+    if header and not same_language(header, lang):
+        raise ContentError(
+            f"this PO file is for '{header}' (its Language header), not {lang}",
+            po_path,
+            code="po-language",
+            hint=f"import it as {header}, or export a {lang} PO file: "
+            f"`pnp i18n export {content.id} --lang {lang}`",
+        )
+    # another translation's file mislabelled; text still in the source language is left to
+    # `pnp check` (untranslated text in a complete language), as a draft may hold some
+    votes: dict[str, int] = {}
+    source = seg_mod.source_language(content)
+    candidates = list(dict.fromkeys([lang, *content.languages]))
+    for entry in po:
+        if entry.obsolete or not entry.msgstr:
+            continue
+        said = guess(strip_jinja(PLACEHOLDER.sub(" ", entry.msgstr)), candidates)
+        if said is not None and said != source:
+            votes[said] = votes.get(said, 0) + 1
+    if not votes:
+        return
+    top = max(votes, key=lambda k: votes[k])
+    if top != lang and votes[top] >= 3 and votes[top] > 2 * votes.get(lang, 0):
+        raise ContentError(
+            f"the translations of this PO file read as {top} ({votes[top]} entries), not {lang} "
+            f"({votes.get(lang, 0)})",
+            po_path,
+            code="po-language",
+            hint=f"check which language this file is; importing it as {lang} would replace the "
+            f"{lang} texts",
+        )
+
+
+def same_language(header: str, lang: str) -> bool:
+    """A PO Language header (`ko`, `ko_KR`, `pt-BR`) names `lang`."""
+    a = header.replace("_", "-").casefold()
+    b = lang.replace("_", "-").casefold()
+    return a == b or (a.startswith(b + "-") and "-" not in b)
+
+
+_CASE_FILTER = re.compile(r"\|\s*(?:lower|upper|capitalize|title)\b")
+
+
+def _uncased(block: str) -> str:
+    return "".join(_CASE_FILTER.sub("", block).split())
+
+
+def plan(
+    content: GameContent,
+    lang: str,
+    po: polib.POFile,
+    po_path: Path,
+    accept_old: bool = False,
+) -> ImportResult:
+    """Check every entry: the edits to make (in `result.edits`) and, as findings, the entries
+    skipped and why. A bad entry is skipped; the others still apply."""
     result = ImportResult()
     source = seg_mod.source_language(content)
     if lang == source:
@@ -300,6 +448,7 @@ def plan(content: GameContent, lang: str, po: polib.POFile, po_path: Path) -> Im
             code="usage",
             hint=f"add it first: `pnp i18n add {content.id} {lang}`",
         )
+    check_language(content, lang, po, po_path)
     segments = {s.ctx: s for s in seg_mod.all_segments(content)}
     record = tracking.load(content)
     states = {
@@ -324,6 +473,38 @@ def plan(content: GameContent, lang: str, po: polib.POFile, po_path: Path) -> Im
             )
             continue
         exprs = expressions(seg.text)
+        st = states.get(seg.ctx)
+        current = seg.translation(lang)
+        if st is not None and st.status == "missing":
+            current = None  # the source's text, copied to keep its place
+        fuzzy = "fuzzy" in entry.flags
+        now = protect(seg.text, exprs)
+        if entry.msgid != now:
+            # made against another source text than today's
+            text = restore(entry.msgstr, exprs)
+            if text == current:
+                result.unchanged += 1
+                continue  # nothing to lose, nothing to apply
+            if not accept_old:
+                result.conflicts += 1
+                result.findings.append(
+                    _finding(
+                        po_path,
+                        entry,
+                        "po-conflict",
+                        "the source changed since this PO file was made; not applied.\n"
+                        f"      PO source:    {_one_line(entry.msgid)}\n"
+                        f"      source now:   {_one_line(now)}\n"
+                        f"      PO text:      {_one_line(entry.msgstr)}\n"
+                        f"      {lang} now:       "
+                        + (_one_line(protect(current, exprs)) if current else "(none)"),
+                        "translate the new source in a fresh export "
+                        f"(`pnp i18n export {content.id} --lang {lang}`), or "
+                        "import with --accept-old to take the old translation anyway (it is "
+                        "then recorded as stale)",
+                    )
+                )
+                continue
         problem = _check_placeholders(entry.msgid, entry.msgstr, seg.text)
         if problem:
             result.findings.append(
@@ -337,18 +518,82 @@ def plan(content: GameContent, lang: str, po: polib.POFile, po_path: Path) -> Im
             )
             continue
         text = restore(entry.msgstr, exprs)
-        current = seg.translation(lang)
-        fuzzy = "fuzzy" in entry.flags
-        same_source = entry.msgid == protect(seg.text, exprs)
-        if fuzzy:
+        if seg.kind == "sheet-cell" and text != current:
+            # pnp reads spreadsheets and never writes them: rewriting a workbook would lose
+            # what pnp does not model (formulas, formatting, other sheets, comments)
+            column = seg.ctx.rsplit("].data.", 1)[-1] + f".{lang}"
+            cell = seg.cells.get(lang)
+            where = (
+                f"cell {seg.source.file.name}:{cell} (column {column})"
+                if cell
+                else f"a new column {column} of {seg.source.file.name}, row {seg.source.line}"
+            )
+            result.findings.append(
+                _finding(
+                    po_path,
+                    entry,
+                    "po-sheet-cell",
+                    f"this translation belongs in the spreadsheet, {where}",
+                    "paste it there and import again (a spreadsheet is never rewritten: it "
+                    "would lose its formulas and formatting); or delete the entry from the PO "
+                    "file to import the rest",
+                )
+            )
+            continue
+        changed = text != current
+        status = st.status if st is not None else "unreviewed"
+        record_as: str | None = None
+        if entry.msgid != now:  # --accept-old: reviewed against the old source, so stale
+            record_as = "old:" + restore(entry.msgid, exprs)
+            result.old += 1
+        elif fuzzy:
             result.fuzzy += 1
-        st = states.get(seg.ctx)
-        touched = text != current or (st is not None and st.status == "stale")
-        edits.append(Edit(seg, text, not fuzzy and same_source and touched, text != current))
+            if changed or status == "reviewed":
+                basis = entry.previous_msgid if entry.previous_msgid else entry.msgid
+                record_as = "fuzzy:" + restore(basis, exprs)
+        elif changed or status in ("stale", "fuzzy"):
+            record_as = "review"
+        if not changed and record_as is None:
+            result.unchanged += 1
+            continue
+        edits.append(Edit(seg, text, record_as == "review", changed, record_as, entry.linenum))
     result.edits = edits
-    if not result.errors:
-        result.findings += _stage(content, lang, edits, po_path, result)
+    result.findings += _stage(content, lang, edits, po_path, result)
+    result.findings += _integrity(content, lang, result.edits, po_path)
     return result
+
+
+def _integrity(content: GameContent, lang: str, edits: list[Edit], po_path: Path) -> list[Finding]:
+    """The checks `pnp check` makes on every translation (numbers, glossary swaps, markup,
+    placeholders), on each entry applied: warnings naming the PO entry. They are applied all
+    the same (a difference may be meant: accepted.yaml), and `pnp check` keeps reporting them."""
+    from generator.check.segments import pair
+    from generator.check.terms import index
+    from generator.load.glossary import load_glossary
+
+    source = seg_mod.source_language(content)
+    try:
+        glossary = load_glossary(content.dir)
+    except ContentError:
+        glossary = None
+    indexes = {}
+    if glossary is not None:
+        indexes = {source: index(glossary, source), lang: index(glossary, lang)}
+    out = []
+    for e in edits:
+        if not e.changed:
+            continue
+        where = dict(file=str(po_path), lang=lang, key=e.segment.ctx)
+        for f in pair(e.segment, source, lang, e.text, indexes, e.line, where):
+            f.severity = "warning"
+            f.message = f"entry '{e.segment.ctx}' (applied): " + f.message.split(": ", 1)[-1]
+            out.append(f)
+    return out
+
+
+def _one_line(text: str, width: int = 90) -> str:
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= width else flat[: width - 1] + "…")
 
 
 # ---------------------------------------------------------------- writing
@@ -450,11 +695,19 @@ def _rules_text(base: str, edits: list[Edit]) -> str:
 
     def position(e: Edit) -> tuple[int, int]:
         block = contexts[e.segment.ctx][1]
-        return (block.first, block.cell[2] if block.cell else 0)
+        column = block.cell[2] if block.cell else (block.call[2] if block.call else 0)
+        return (block.first, column)
 
     ordered = sorted(edits, key=position, reverse=True)
     for edit in ordered:
         _, block = contexts[edit.segment.ctx]
+        if block.kind == "call" and block.call is not None:
+            row = lines[block.first - 1]
+            start, end = block.call[2], block.call[3]
+            lines[block.first - 1] = (
+                row[:start] + seg_mod.quote(edit.text, row[start:end]) + row[end:]
+            )
+            continue
         if block.kind == "cell" and block.cell is not None:
             row = lines[block.first - 1]
             start, end, _ = seg_mod._cells(row)[block.cell[2] - 1]
@@ -521,62 +774,90 @@ def _stage(
                 )
             else:
                 placeable.append(e)
-        new = _rules_text(base, placeable)
-        after = seg_mod.rules_contexts_of(new.split("\n"))
-        for e in placeable:
-            placed = after.get(e.segment.ctx)
-            if placed is None or placed[1].text != e.text or placed[1].kind != e.segment.kind:
-                findings.append(
-                    Finding(
-                        "error",
-                        "po-broken-segment",
-                        f"entry '{e.segment.ctx}': the translation changes the rulebook's "
-                        f"structure (a {e.segment.kind} must stay one {e.segment.kind})",
-                        file=str(po_path),
-                        key=e.segment.ctx,
-                        hint="no blank lines, headings, list markers or table bars of its own",
-                    )
+        # an entry that would change the rulebook's structure is skipped, the others placed
+        while True:
+            new = _rules_text(base, placeable)
+            after = seg_mod.rules_contexts_of(new.split("\n"))
+            broken = [
+                e
+                for e in placeable
+                if (placed := after.get(e.segment.ctx)) is None
+                or placed[1].text != e.text
+                or placed[1].kind != e.segment.kind
+            ]
+            if not broken:
+                break
+            # the first one in reading order breaks what follows it: skip it, try again
+            first = min(broken, key=lambda e: e.segment.source.line)
+            findings.append(
+                Finding(
+                    "error",
+                    "po-broken-segment",
+                    f"entry '{first.segment.ctx}': the translation changes the rulebook's "
+                    f"structure (a {first.segment.kind} must stay one {first.segment.kind})",
+                    file=str(po_path),
+                    key=first.segment.ctx,
+                    hint="no blank lines, headings, list markers or table bars of its own",
                 )
-        staged[target] = new
+            )
+            placeable.remove(first)
+        if placeable or not from_source:
+            staged[target] = new
+        skipped = {e.segment.ctx for e in rules_edits} - {e.segment.ctx for e in placeable}
+        result.edits = [e for e in result.edits if e.segment.ctx not in skipped]
     result.staged = staged
     return findings
 
 
-def import_po(content: GameContent, lang: str, po_path: Path) -> ImportResult:
-    """Check, then write every file at once; nothing is written when there is an error."""
+def import_po(
+    content: GameContent, lang: str, po_path: Path, accept_old: bool = False
+) -> ImportResult:
+    """Check every entry, skip the bad ones (as findings), then write every changed file and the
+    review record at once, at the end."""
     po = read_po(po_path)
-    result = plan(content, lang, po, po_path)
-    if result.errors:
-        return result
-    from generator.fsio import interrupt_deferred
-
-    with interrupt_deferred():  # every file of the import, or none (Ctrl-C waits for the end)
-        _write_import(content, lang, result)
-    return result
-
-
-def _write_import(content: GameContent, lang: str, result: ImportResult) -> None:
-    for path, text in result.staged.items():
-        if not path.exists() or read_text(path) != text:
-            atomic_write(path, text.encode("utf-8"))
-            result.written.append(path)
+    result = plan(content, lang, po, po_path, accept_old)
     edits = result.edits
-    result.applied = sum(1 for e in edits if e.changed)
+    record = tracking.load(content)
+    segments = seg_mod.all_segments(content)
+    before = tracking.render(record) if record.exists else None
+    tracking.prepare(record, content, segments)
+    entries = record.reviewed.setdefault(lang, {})
     if result.new_rules:  # a new rulebook: what is not translated was copied from the source
         done = {e.segment.ctx for e in edits}
-        copied = [
-            s.ctx
-            for s in seg_mod.rules_segments(content, seg_mod.source_language(content))
-            if s.ctx not in done
-        ]
-        if copied:
-            tracking.mark_untranslated(content, lang, copied)
-    review = [e.segment.ctx for e in edits if e.review]
-    if review:
-        fresh = seg_mod.all_segments(content)
-        path = tracking.path_of(content)
-        before = path.read_bytes() if path.exists() else None
-        marked = tracking.mark(content, fresh, [lang], contexts=review)
-        result.reviewed = len(marked.get(lang, []))
-        if not path.exists() or path.read_bytes() != before:
+        for s in seg_mod.rules_segments(content, seg_mod.source_language(content)):
+            if s.ctx not in done:
+                entries[s.ctx] = tracking.UNTRANSLATED
+    for e in edits:
+        if e.record_as is None:
+            continue
+        if e.record_as == "review":
+            basis, value = e.segment.text, None
+        else:
+            kind, basis = e.record_as.split(":", 1)
+            value = kind
+        d = tracking.digest(basis)
+        record.texts[d] = basis
+        entries[e.segment.ctx] = d if value in (None, "old") else tracking.FUZZY + d
+        if value is None:
+            result.reviewed += 1
+    if not entries:
+        del record.reviewed[lang]
+    after = tracking.render(record)
+    writes = {
+        path: text.encode("utf-8")
+        for path, text in result.staged.items()
+        if not path.exists() or read_text(path) != text
+    }
+    recorded = result.new_rules or any(e.record_as is not None for e in edits)
+    if after != before and recorded:
+        writes[record.path] = after
+    # every file at once, at the end: the content first, the record last; Ctrl-C waits
+    # until all are written (fsio.interrupt_deferred), so none or all of them are new
+    from generator.fsio import interrupt_deferred
+
+    with interrupt_deferred():
+        for path, data in writes.items():
+            atomic_write(path, data)
             result.written.append(path)
+    result.applied = sum(1 for e in edits if e.changed)
+    return result

@@ -50,16 +50,25 @@ class Place:
     lines: tuple[int, int] | None = None
     prefix: str = ""  # "- ", "## 5.2 " ...
     cell: tuple[int, int] | None = None  # (row line, column index) for a table cell
+    call: tuple[int, int] | None = None  # a template call's string: (start, end) in its line
+
+
+@dataclass
+class SheetPlace(Place):
+    """A spreadsheet cell: `ref` is "Sheet1!C14" (line: its row)."""
+
+    ref: str = ""
 
 
 @dataclass
 class Segment:
     ctx: str
-    kind: str  # "string", "title", "heading", "paragraph", "item", "cell"
+    kind: str  # "string", "title", "heading", "paragraph", "item", "cell", "call"
     source: Place
     places: dict[str, Place] = field(default_factory=dict)  # lang -> where its translation is
     mapping: MappingNode | None = None  # YAML: the per-language mapping (for inserting a key)
     section: str | None = None  # rulebook section number ("5.2"), None for the intro and YAML
+    cells: dict[str, str] = field(default_factory=dict)  # a sheet cell's: lang -> "Sheet1!D3"
 
     @property
     def text(self) -> str:
@@ -163,6 +172,9 @@ class _Block:
     text: str
     prefix: str = ""
     cell: tuple[int, int, int] | None = None  # table (in its section), row, column
+    # a string inside a template call: (call in its section, role, start, end) in its line,
+    # start and end around the quotes
+    call: tuple[int, str, int, int] | None = None
 
 
 def _note(line: str) -> bool:
@@ -212,11 +224,56 @@ def _words(text: str) -> bool:
     return bool(re.search(r"[^\W\d_]", strip_jinja(text)))
 
 
+# Strings inside a template call that readers see: a `caption=` (`title=`, `label=`, `alt=`)
+# argument, and the column headers of `table(rows, [['Header', 'field'], ...])`.
+_TEXT_KWARG = re.compile(r"\b(caption|title|label|alt)\s*=\s*$")
+_HEADER = re.compile(r"(?:\[\s*\[|\]\s*,\s*\[)\s*$")
+_STRING = re.compile(r"'(?:[^'\\]|\\.)*'" + r'|"(?:[^"\\]|\\.)*"')
+
+
+def call_strings(line: str) -> list[tuple[str, int, int, str]]:
+    """(role, start, end, text) of each translatable string of the template calls of a line:
+    `caption`, or `h1`, `h2`... for table headers. start/end are around the quotes."""
+    out: list[tuple[str, int, int, str]] = []
+    for start, end in jinja_spans(line):
+        if not line.startswith("{{", start):
+            continue
+        headers = 0
+        block = line[start:end]
+        for m in _STRING.finditer(block):
+            raw = m.group()
+            if "{{" in raw or "{%" in raw:
+                continue  # a template inside a string: left as it is
+            before = block[: m.start()]
+            kwarg = _TEXT_KWARG.search(before)
+            if kwarg:
+                role = kwarg.group(1)
+            elif _HEADER.search(before):
+                headers += 1
+                role = f"h{headers}"
+            else:
+                continue
+            text = _unquote(raw)
+            if _words(re.sub(r":[a-z][a-z0-9_-]*:", " ", text)):  # not an icon alone
+                out.append((role, start + m.start(), start + m.end(), text))
+    return out
+
+
+def _unquote(raw: str) -> str:
+    return re.sub(r"\\(.)", r"\1", raw[1:-1])
+
+
+def quote(text: str, like: str) -> str:
+    """`text` as a Jinja string literal, in the quotes of `like`."""
+    q = like[0] if like[:1] in ("'", '"') else "'"
+    return q + text.replace("\\", "\\\\").replace(q, "\\" + q) + q
+
+
 def rules_blocks(lines: list[str]) -> list[tuple[str | None, _Block]]:
     """(section number or None for the title and intro, block) for every segment of a file."""
     out: list[tuple[str | None, _Block]] = []
     section: str | None = None
-    tables = 0
+    tables = calls = 0
     i, n = 0, len(lines)
     while i < n:
         line = lines[i]
@@ -235,7 +292,7 @@ def rules_blocks(lines: list[str]) -> list[tuple[str | None, _Block]]:
                 prefix = line[: line.index(title)]
                 out.append((None, _Block("title", i + 1, i + 1, title, prefix)))
             elif numbered:
-                section, tables = numbered.group(1), 0
+                section, tables, calls = numbered.group(1), 0, 0
                 words = numbered.group(2)
                 prefix = line[: line.index(words, line.index(section) + len(section))]
                 if line.rstrip() != prefix + words:
@@ -296,6 +353,14 @@ def rules_blocks(lines: list[str]) -> list[tuple[str | None, _Block]]:
         text = "\n".join(lines[first:i])
         if _words(text):
             out.append((section, _Block("paragraph", first + 1, i, text)))
+            continue
+        # only template calls: the strings readers see in them are segments of their own
+        for r in range(first, i):
+            found = call_strings(lines[r])
+            for role, a, b, string in found:
+                block = _Block("call", r + 1, r + 1, string, call=(calls + 1, role, a, b))
+                out.append((section, block))
+            calls += bool(found)
     return out
 
 
@@ -329,6 +394,9 @@ def rules_contexts_of(lines: list[str]) -> dict[str, tuple[str | None, _Block]]:
         elif block.kind == "cell":
             table, row, col = block.cell or (0, 0, 0)
             ctx = f"rules:{where}:t{table}r{row}c{col}"
+        elif block.kind == "call":
+            number, role = block.call[:2] if block.call else (0, "")
+            ctx = f"rules:{where}:call{number}.{role}"
         else:
             key = (section, short[block.kind])
             counters[key] = counters.get(key, 0) + 1
@@ -345,6 +413,7 @@ def _place(path: Path, block: _Block) -> Place:
         lines=(block.first, block.last),
         prefix=block.prefix,
         cell=(block.first, block.cell[2]) if block.cell else None,
+        call=(block.call[2], block.call[3]) if block.call else None,
     )
 
 
@@ -364,11 +433,54 @@ def rules_segments(content: GameContent, source: str) -> list[Segment]:
     return out
 
 
+# ---------------------------------------------------------------- spreadsheet cells
+
+
+def sheet_segments(content: GameContent, source: str) -> list[Segment]:
+    """The translated cells of the components whose items come from a spreadsheet: one segment
+    per item and field (`components/cards.xlsx:[scout].data.title`), its places the cells of
+    the field's language columns (file: the spreadsheet, line: the row)."""
+    from generator.load import sheets
+
+    out: list[Segment] = []
+    known = sheets.known_languages(content.project.template_dirs("languages"))
+    for comp in content.components:
+        if comp.sheet is None:
+            continue
+        sheet = sheets.read(comp.sheet, comp.sheet_name, content.languages, known)
+        rel = comp.sheet.relative_to(content.dir).as_posix()
+        for row in sheet.rows:
+            for name, langs in sheet.translated.items():
+                value: object = row.item["data"]
+                for part in name.split("."):
+                    value = value.get(part) if isinstance(value, dict) else None
+                texts = value if isinstance(value, dict) else {}
+                if source not in texts:
+                    continue
+                places = {
+                    lang: SheetPlace(comp.sheet, row.row, texts[lang], ref=row.cells[key])
+                    for lang in langs
+                    if lang in texts and (key := f"data.{name}.{lang}") in row.cells
+                }
+                empty = {
+                    lang: row.cells[f"data.{name}.{lang}"] for lang in langs if lang not in texts
+                }
+                first = places.pop(source)
+                ctx = f"{rel}:[{row.item['id']}].data.{name}"
+                cells = {**{k: p.ref for k, p in places.items()}, **empty}
+                out.append(Segment(ctx, "sheet-cell", first, dict(places), cells=cells))
+    return out
+
+
 def source_language(content: GameContent) -> str:
     return content.languages[0]
 
 
 def all_segments(content: GameContent) -> list[Segment]:
-    """Every translatable segment of a game, YAML strings first, then the rulebook."""
+    """Every translatable segment of a game: YAML strings, spreadsheet cells, the rulebook."""
     source = source_language(content)
-    return yaml_segments(content, source) + rules_segments(content, source)
+    return (
+        yaml_segments(content, source)
+        + sheet_segments(content, source)
+        + rules_segments(content, source)
+    )

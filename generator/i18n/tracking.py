@@ -18,7 +18,11 @@ side) and a PO export can give the translator the previous msgid:
       3f1c9a0b5d2e7f64: 'Descarta {{ [value, 1] | max }} :card: ...'
 
 A segment of a language is missing (no translation), reviewed (translated and recorded
-against today's source), stale (recorded against another source text) or unreviewed.
+against today's source), stale (recorded against another source text), fuzzy (written from a
+PO entry the translator left fuzzy: `fuzzy:DIGEST`, the source text it was made against) or
+unreviewed. Approval is a separate state on top of review: `pnp i18n approve` records, per
+language and segment, the digest of the translation a second reader approved (`approved:`); it
+holds while that translation is unchanged and still reviewed against today's source.
 
 The earlier format (one digest per rulebook section, no `format:` key) is still read: a section
 whose digest matches counts as reviewed, one that changed is stale as a whole, and YAML strings
@@ -67,6 +71,10 @@ class SyncSchema(Strict):
     texts: dict[str, str] = Field(
         default_factory=dict, description="digest -> the source text it was computed from"
     )
+    approved: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="language -> {segment context -> digest of the translation approved}",
+    )
 
 
 def digest(text: str) -> str:
@@ -80,6 +88,7 @@ class Record:
     reviewed: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> ctx -> digest
     texts: dict[str, str] = field(default_factory=dict)  # digest -> source text
     legacy: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> section -> digest
+    approved: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> ctx -> digest
     lines: dict[tuple[str, str | None], int | None] = field(default_factory=dict)
     exists: bool = False
 
@@ -115,7 +124,7 @@ def load(content: GameContent) -> Record:
         return record
     if not isinstance(raw, YDict):
         raise _bad(path, "i18n-sync.yaml must be a mapping with 'source' and 'languages'", 1)
-    unknown = set(raw) - {"source", "languages", "format", "texts"}
+    unknown = set(raw) - {"source", "languages", "format", "texts", "approved"}
     if unknown:
         key = sorted(unknown)[0]
         raise _bad(path, f"unknown key '{key}'", raw.line_of(key), key)
@@ -142,12 +151,29 @@ def load(content: GameContent) -> Record:
     if not isinstance(texts, dict):
         raise _bad(path, "'texts' must map digests to texts", raw.line_of("texts"), "texts")
     record.texts = {str(k): str(v) for k, v in texts.items()}
+    approved = raw.get("approved") or {}
+    if not isinstance(approved, dict) or not all(isinstance(v, dict) for v in approved.values()):
+        raise _bad(
+            path, "'approved' must map languages to segments", raw.line_of("approved"), "approved"
+        )
+    record.approved = {
+        str(lang): {str(k): str(v) for k, v in entries.items()}
+        for lang, entries in approved.items()
+    }
     return record
 
 
-def save(record: Record) -> None:
-    used = {d for entries in record.reviewed.values() for d in entries.values()}
-    data = {
+def recorded_digest(value: str | None) -> str | None:
+    """The source digest a recorded value names (a fuzzy one too), or None."""
+    if value is None or value == UNTRANSLATED:
+        return None
+    return value[len(FUZZY) :] if value.startswith(FUZZY) else value
+
+
+def render(record: Record) -> bytes:
+    """The file's text for `record` (what save() writes)."""
+    used = {recorded_digest(d) for entries in record.reviewed.values() for d in entries.values()}
+    data: dict = {
         "source": record.source,
         "format": FORMAT,
         "languages": {
@@ -156,12 +182,23 @@ def save(record: Record) -> None:
         },
         "texts": {d: t for d, t in sorted(record.texts.items()) if d in used},
     }
+    approved = {lang: e for lang, e in sorted(record.approved.items()) if e}
+    if approved:
+        data["approved"] = {
+            lang: dict(sorted(e.items(), key=lambda kv: _order(kv[0])))
+            for lang, e in approved.items()
+        }
     text = HEADER + yaml.safe_dump(
         data, allow_unicode=True, sort_keys=False, default_flow_style=False, width=100
     )
-    if record.path.exists() and record.path.read_text(encoding="utf-8") == text:
+    return text.encode("utf-8")
+
+
+def save(record: Record) -> None:
+    data = render(record)
+    if record.path.exists() and record.path.read_bytes() == data:
         return  # nothing new reviewed: the file is left as it is
-    atomic_write(record.path, text.encode("utf-8"))
+    atomic_write(record.path, data)
 
 
 def _order(ctx: str) -> tuple:
@@ -178,18 +215,22 @@ def _order(ctx: str) -> tuple:
     return (1, key, parts[-1])
 
 
-STATUSES = ("missing", "reviewed", "stale", "unreviewed")
+STATUSES = ("missing", "reviewed", "stale", "fuzzy", "unreviewed")
 # Recorded for a rulebook segment that an import copied from the source into a new language's
 # file to keep its place: it is there, but not translated.
 UNTRANSLATED = "untranslated"
+# Recorded for a translation written from a fuzzy PO entry: `fuzzy:` + the digest of the source
+# text it was made against. Not reviewed; exported fuzzy again.
+FUZZY = "fuzzy:"
 
 
 @dataclass
 class State:
     segment: Segment
     lang: str
-    status: str  # "missing", "reviewed", "stale", "unreviewed"
+    status: str  # "missing", "reviewed", "stale", "fuzzy", "unreviewed"
     old: str | None = None  # the source text the translation was reviewed against, when known
+    approved: bool = False  # reviewed, and this very translation approved
 
     @property
     def ctx(self) -> str:
@@ -218,8 +259,14 @@ def states(content: GameContent, segments: list[Segment], record: Record) -> lis
                 out.append(State(seg, lang, "missing"))
             elif recorded is None or recorded == UNTRANSLATED:
                 out.append(State(seg, lang, "unreviewed"))
+            elif recorded.startswith(FUZZY):
+                old = recorded[len(FUZZY) :]
+                text = record.texts.get(old) if old != digest(seg.text) else None
+                out.append(State(seg, lang, "fuzzy", text))
             elif recorded == digest(seg.text):
-                out.append(State(seg, lang, "reviewed"))
+                approval = record.approved.get(lang, {}).get(seg.ctx)
+                ok = approval == digest(seg.translation(lang) or "")
+                out.append(State(seg, lang, "reviewed", approved=ok))
             else:
                 out.append(State(seg, lang, "stale", record.texts.get(recorded)))
     return out
@@ -245,10 +292,29 @@ def mark(
     """Record today's source text as reviewed for the translated segments of `langs` (only the
     given rulebook sections or contexts, when named). Returns lang -> contexts marked."""
     record = load(content)
+    marked = mark_in(record, content, segments, langs, sections, contexts)
+    save(record)
+    return marked
+
+
+def prepare(record: Record, content: GameContent, segments: list[Segment]) -> None:
+    """Bring a record to today's format and source before it is changed."""
     source = source_language(content)
     if record.source not in (None, source) or record.legacy:
         _migrate(content, segments, record, source)
     record.source = source
+
+
+def mark_in(
+    record: Record,
+    content: GameContent,
+    segments: list[Segment],
+    langs: list[str],
+    sections: list[str] | None = None,
+    contexts: list[str] | None = None,
+) -> dict[str, list[str]]:
+    """mark(), on a record in memory (nothing written)."""
+    prepare(record, content, segments)
     marked: dict[str, list[str]] = {}
     known = {s.ctx for s in segments}
     for lang in langs:
@@ -269,8 +335,29 @@ def mark(
         for ctx in list(entries):
             if ctx not in known:
                 del entries[ctx]
-    save(record)
     return marked
+
+
+def approve(
+    content: GameContent,
+    segments: list[Segment],
+    langs: list[str],
+    sections: list[str] | None = None,
+) -> dict[str, list[str]]:
+    """Record the current translation of every reviewed segment of `langs` as approved."""
+    record = load(content)
+    prepare(record, content, segments)
+    approved: dict[str, list[str]] = {}
+    for st in states(content, segments, record):
+        if st.lang not in langs or st.status != "reviewed":
+            continue
+        if sections is not None and st.segment.section not in sections:
+            continue
+        entries = record.approved.setdefault(st.lang, {})
+        entries[st.ctx] = digest(st.segment.translation(st.lang) or "")
+        approved.setdefault(st.lang, []).append(st.ctx)
+    save(record)
+    return approved
 
 
 def mark_untranslated(content: GameContent, lang: str, contexts: list[str]) -> None:
@@ -293,9 +380,9 @@ def _migrate(content: GameContent, segments: list[Segment], record: Record, sour
         for seg in segments:
             if seg.translation(lang) is None:
                 continue
-            if _legacy_status(content, seg, sections, source) == "reviewed" and (
-                seg.section is not None
-            ):
+            # the old format did not track YAML strings: they counted as reviewed, and keep
+            # counting so (from today's source on); a section reviewed keeps its segments
+            if _legacy_status(content, seg, sections, source) == "reviewed":
                 d = digest(seg.text)
                 entries[seg.ctx] = d
                 record.texts[d] = seg.text

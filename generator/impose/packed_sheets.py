@@ -14,7 +14,7 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.errors import ContentError
-from generator.impose import entries, faces, packing
+from generator.impose import entries, faces, packing, registration
 from generator.impose import grid as impose
 from generator.impose.dieline import DieLayer
 from generator.impose.sheets import (
@@ -34,6 +34,7 @@ from generator.load.model import PrintSettings
 from generator.load.shapes import clip_to
 from generator.load.sizes import paper_size
 from generator.render.engine import FaceRenderer, colour
+from generator.units import MM
 
 SHAPE_CUT_WIDTH = 0.4  # pt: the cut line on a shape, for scissors
 SHAPE_CUT_COLOUR = "#3c3c3c"
@@ -57,24 +58,54 @@ def packed_members(comp: ComponentSpec, groups: dict) -> tuple[str, tuple[str, .
     return comp.id, (() if comp.outline.is_rect else (comp.id,))
 
 
-def bands_for(comps: list[ComponentSpec], settings: dict[str, PrintSettings]) -> list[packing.Band]:
+ROOMY_BLEED = 1.5 * MM  # bleed a shaped piece gets towards its neighbours when it costs no sheet
+
+
+def bands_for(
+    comps: list[ComponentSpec], settings: dict[str, PrintSettings], gap_floor: float = 0.0
+) -> list[packing.Band]:
+    """One band per component; pieces that cannot share a cut keep `shape_gap` (or
+    `gap_floor`, if larger) between them."""
     out = []
     for comp in comps:
         s = settings[comp.id]
         outline = comp.outline
-        shares = outline.shares_cuts and not (outline.kind == "rect" and outline.radius > 0)
+        shares = _shares(outline)
+        gap = max(s.gutter.points, s.shape_gap.points, min(gap_floor, 2 * s.bleed.points))
         out.append(
             packing.Band(
                 comp.id,
                 tuple(copies(comp)),
                 outline,
                 s.bleed.points,
-                s.gutter.points if shares else max(s.gutter.points, s.shape_gap.points),
+                s.gutter.points if shares else gap,
                 s.crop_marks,
                 s.rotate == "auto",
             )
         )
     return out
+
+
+def _shares(outline) -> bool:
+    """Neighbours may abut along one cut (rectangles, hexagons); rounded corners may not."""
+    return outline.shares_cuts and not (outline.kind == "rect" and outline.radius > 0)
+
+
+def pack_roomy(comps, settings, paper, margin) -> list[packing.Sheet]:
+    """The packing with the widest gap between shaped pieces (up to 2 x ROOMY_BLEED: a cut
+    that misses by 1.5 mm still shows the piece's own colour) that needs no more sheets than
+    the tightest one (`shape_gap`). The tightest packing's sheet count is never lost."""
+    tight = packing.pack(bands_for(comps, settings), paper, margin)
+    if all(_shares(c.outline) for c in comps):
+        return tight  # no shaped gap to widen
+    for floor in (2 * ROOMY_BLEED, 1.5 * ROOMY_BLEED):  # 1.5 mm of bleed, else 1.1 mm
+        try:
+            roomy = packing.pack(bands_for(comps, settings, floor), paper, margin)
+        except packing.DoesNotFit:
+            continue
+        if len(roomy) <= len(tight):
+            return roomy
+    return tight
 
 
 def write_packed(
@@ -94,7 +125,7 @@ def write_packed(
     lead = settings[comps[0].id]  # sheet-wide settings: margin, duplex, back offset
     margin = lead.margin.points
     try:
-        sheets = packing.pack(bands_for(comps, settings), (W, H), margin)
+        sheets = pack_roomy(comps, settings, (W, H), margin)
     except packing.DoesNotFit as exc:
         comp = next(c for c in comps if c.id == str(exc))
         raise ContentError(
@@ -133,18 +164,23 @@ def write_packed(
         if die:
             die.add([(p.band.outline, p.front) for p in placed if not p.band.outline.is_rect])
         strip = impose.Rect(margin, margin, W - 2 * margin, packing.LABEL_ROOM)
+        # the duplex test: targets the back repeats where the printer's flip brings them
+        targets = registration.targets_in(strip, marks) if has_backs else []
+        registration.draw(canvas, targets)
         side = _side_word("front", lang)
         draw_label(
             canvas,
             renderer,
             f"{title} · {label_names} · {_lang_tag(content, lang)} · {n}/{len(sheets)} · {side}",
-            marks,
+            marks + registration.as_marks(targets),
             strip,
         )
         canvas.showPage()
-        pages.append(entries.page_entry(rel_path, page_no, "front", slots))
-        if not has_backs:
-            continue
+        extra = {"targets": registration.manifest(targets)} if targets else {}
+        pages.append(entries.page_entry(rel_path, page_no, "front", slots, **extra))
+        backed = any(p.piece.item.back for p in placed)
+        if not has_backs or (n == len(sheets) and not backed):
+            continue  # the last sheet's back would be blank: no page, nothing to print
         page_no += 1
         back_sheet = _back_sheet(W, H, duplex, offset)
         canvas.setTrimBox(faces.box(used.mapped(back_sheet)))
@@ -160,16 +196,25 @@ def write_packed(
             ctx = renderer.context(comp, None if common else cp.item)
             draw_piece(canvas, renderer, cp.item.back, ctx, p, m, clip)
             slots.append(_entry(comp, cp, p, m))
+        # the front's crop marks and targets, mirrored: against a light they lie over the front's
+        back_marks = [
+            (*impose.apply(back_sheet, x1, y1), *impose.apply(back_sheet, x2, y2))
+            for x1, y1, x2, y2 in marks
+        ]
+        draw_segments(canvas, back_marks, "#000000", MARK_WIDTH)
+        back_targets = registration.mapped(back_sheet, targets)
+        registration.draw(canvas, back_targets)
         side = _side_word("back", lang)
         draw_label(
             canvas,
             renderer,
             f"{title} · {label_names} · {_lang_tag(content, lang)} · {n}/{len(sheets)} · {side}",
-            [],
+            back_marks + registration.as_marks(back_targets),
             impose.Rect(margin, margin, W - 2 * margin, packing.LABEL_ROOM),
         )
         canvas.showPage()
-        pages.append(entries.page_entry(rel_path, page_no, "back", slots))
+        extra = {"targets": registration.manifest(back_targets)} if back_targets else {}
+        pages.append(entries.page_entry(rel_path, page_no, "back", slots, **extra))
     canvas.save()
     return {
         "file": entries.file_entry(

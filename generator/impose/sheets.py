@@ -9,7 +9,7 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.errors import ContentError
-from generator.impose import entries, faces
+from generator.impose import entries, faces, registration
 from generator.impose import grid as impose
 from generator.load import languages, templating
 from generator.load.content import ComponentSpec, GameContent, ItemSpec
@@ -108,11 +108,16 @@ def write_sheets(
             f"{title} · {name} · {tag} · {sheet + 1}/{sheets_total} · {_side_word('front', lang)}"
         )
         strip = _label_strip(grid.margin, W, used_bleed)
-        draw_label(canvas, renderer, label_text, marks, strip)
+        # the duplex test: targets the back repeats where the printer's flip brings them
+        targets = registration.targets_in(strip, marks) if has_backs else []
+        registration.draw(canvas, targets)
+        draw_label(canvas, renderer, label_text, marks + registration.as_marks(targets), strip)
         canvas.showPage()
-        pages.append(entries.page_entry(rel_path, page_no, "front", placed))
-        if not has_backs:
-            continue
+        extra = {"targets": registration.manifest(targets)} if targets else {}
+        pages.append(entries.page_entry(rel_path, page_no, "front", placed, **extra))
+        last_blank = sheet == sheets_total - 1 and not any(cp.item.back for cp in batch)
+        if not has_backs or last_blank:
+            continue  # the last sheet's back would be blank: no page, nothing to print
         # Back: the mirror image of the front sheet, for a duplex printer.
         page_no += 1
         back_sheet = grid.back_sheet_transform(settings.duplex, offset)
@@ -142,16 +147,21 @@ def write_sheets(
                     rotated=grid.rotated,
                 )
             )
+        # the front's crop marks and targets, mirrored: against a light they lie over the front's
         back_marks = [_mapped_segment(back_sheet, seg) for seg in marks]
+        draw_segments(canvas, back_marks, "#000000", MARK_WIDTH)
+        back_targets = registration.mapped(back_sheet, targets)
+        registration.draw(canvas, back_targets)
         draw_label(
             canvas,
             renderer,
             f"{title} · {name} · {tag} · {sheet + 1}/{sheets_total} · {_side_word('back', lang)}",
-            back_marks,
+            back_marks + registration.as_marks(back_targets),
             _label_strip(grid.margin, W, used_bleed.mapped(back_sheet)),
         )
         canvas.showPage()
-        pages.append(entries.page_entry(rel_path, page_no, "back", placed))
+        extra = {"targets": registration.manifest(back_targets)} if back_targets else {}
+        pages.append(entries.page_entry(rel_path, page_no, "back", placed, **extra))
     canvas.save()
     return {
         "file": entries.file_entry(
@@ -332,13 +342,12 @@ def _draw_tile_guides(canvas, plan, tile, marks, settings) -> None:
 def _label_at(canvas, renderer, text: str, page, margin: float, clip) -> None:
     """A small label in the bottom margin, below the bleed and crop marks, 5 mm off the edge."""
     room = clip.y - impose.MARK_GAP - impose.MIN_MARK - margin
-    face = renderer.fonts.default
+    face = renderer.fonts.label(renderer.lang)
     if room < LABEL_SIZE:
         return
     canvas.saveState()
     canvas.setFillColor(colour("#6b6b6b"))
-    canvas.setFont(face.name, LABEL_SIZE)
-    canvas.drawCentredString(page[0] / 2, margin + 2.0, text)
+    face.draw(canvas, page[0] / 2, margin + 2.0, text, LABEL_SIZE, centre=True)
     canvas.restoreState()
 
 
@@ -390,7 +399,7 @@ def draw_label(canvas, renderer, text: str, marks, strip: impose.Rect) -> None:
     if spot is None:
         return
     centre, room = spot
-    face = renderer.fonts.default
+    face = renderer.fonts.label(renderer.lang)
     size = LABEL_SIZE
     if face.width(text, size) > room - 4:
         size = size * (room - 4) / face.width(text, size)
@@ -398,7 +407,6 @@ def draw_label(canvas, renderer, text: str, marks, strip: impose.Rect) -> None:
             return  # no room for a legible label: better none than one struck by marks
     canvas.saveState()
     canvas.setFillColor(colour("#6b6b6b"))
-    canvas.setFont(face.name, size)
     y = strip.y + (min(strip.h, 3 * LABEL_SIZE) - size) / 2 + size * 0.2
-    canvas.drawCentredString(centre, y, text)
+    face.draw(canvas, centre, y, text, size, centre=True)
     canvas.restoreState()

@@ -16,7 +16,7 @@ from typing import Any
 
 from generator.errors import ContentError
 from generator.limits import LIMITS, exceeded
-from generator.load import languages, model, templating
+from generator.load import languages, model, sheets, templating
 from generator.load.layouts import game_store
 from generator.load.project import Project, inside
 from generator.load.shapes import NAMED_SIDES, Outline, outline_of, regular_box
@@ -46,6 +46,8 @@ class ComponentSpec:
     line_of: dict[str, int]
     items: list[ItemSpec]
     size_pt: tuple[float, float]
+    sheet: Path | None = None  # the spreadsheet its items come from (`items: cards.csv`)
+    sheet_name: str | None = None  # its sheet (`items: cards.xlsx#Planes`); None: the first
 
     @property
     def id(self) -> str:
@@ -86,12 +88,20 @@ class GameContent:
 
 
 def _expand_items(
-    comp: model.Component, raw: YDict, file: Path, game: model.Game
+    comp: model.Component,
+    raw: YDict,
+    file: Path,
+    game: model.Game,
+    sheet: sheets.Sheet | None = None,
 ) -> list[ItemSpec]:
     items: list[ItemSpec] = []
     raw_items = raw.get("items") or []
+    assert isinstance(comp.items, list)  # a spreadsheet's rows replaced its name (_sheet_items)
     for index, written in enumerate(comp.items):
         line = raw_items.line_of(index) if hasattr(raw_items, "line_of") else None
+        where = file
+        if sheet is not None:  # an item from a spreadsheet is found at its row
+            where, line = sheet.path, sheet.rows[index].row
         items.append(
             ItemSpec(
                 written.id,
@@ -99,7 +109,7 @@ def _expand_items(
                 dict(written.data),
                 written.layout or comp.layout,
                 written.back if written.back is not None else comp.back,
-                file,
+                where,
                 line,
             )
         )
@@ -249,7 +259,12 @@ def _load_game(project: Project, game_id: str) -> GameContent:
             raise ContentError(
                 "a component file must be a mapping of keys", comp_file, 1, code="schema"
             )
-        comp = validate(model.Component, raw, comp_file)
+        sheet = _sheet_items(project, game, game_dir, comp_file, raw)
+        if sheet is not None:
+            comp = validate(model.Component, _with_sheet_items(raw, sheet), comp_file)
+            files.append(sheet.path)
+        else:
+            comp = validate(model.Component, raw, comp_file)
         from generator.build.keys import remember_strings  # the build's keys read these strings
 
         remember_strings(comp_file, raw, tuple(game.languages))
@@ -268,10 +283,20 @@ def _load_game(project: Project, game_id: str) -> GameContent:
             exc.located(comp_file, raw.line_of("size"), "size")
             raise
         size = _shape_size(comp, size, comp_file, raw)
-        items = _expand_items(comp, raw, comp_file, game)
+        items = _expand_items(comp, raw, comp_file, game, sheet)
         comp.items = []  # now ItemSpecs: one copy of each item's data, not two (big decks)
         _load_layouts(project, comp, items, raw, comp_file)
-        components.append(ComponentSpec(comp, comp_file, dict(raw.key_lines), items, size))
+        components.append(
+            ComponentSpec(
+                comp,
+                comp_file,
+                dict(raw.key_lines),
+                items,
+                size,
+                sheet.path if sheet is not None else None,
+                sheet.sheet if sheet is not None else None,
+            )
+        )
         files.append(comp_file)
     copies = sum(c.total for c in components)
     if copies > LIMITS.counts.copies_total:
@@ -294,6 +319,28 @@ def _load_game(project: Project, game_id: str) -> GameContent:
     content = GameContent(project, game_dir, game, components, manifest, manifest_raw, files, rules)
     content.draft_errors = draft_errors
     return content
+
+
+def _sheet_items(
+    project: Project, game: model.Game, game_dir: Path, comp_file: Path, raw: YDict
+) -> sheets.Sheet | None:
+    """The spreadsheet a component's `items:` names, read (None when it lists its items)."""
+    ref = raw.get("items")
+    if not isinstance(ref, str) or not sheets.is_sheet_ref(ref):
+        return None
+    line = raw.line_of("items")
+    path, sheet_name = sheets.resolve(game_dir, comp_file, ref, line)
+    known = sheets.known_languages(project.template_dirs("languages"))
+    return sheets.read(path, sheet_name, tuple(game.languages), known)
+
+
+def _with_sheet_items(raw: YDict, sheet: sheets.Sheet) -> YDict:
+    """The component's mapping with the sheet's rows as its items (the file's own stays as
+    read: it is shared by the build's keys)."""
+    out = YDict(raw)
+    out.file, out.line, out.key_lines = raw.file, raw.line, raw.key_lines
+    out["items"] = [row.item for row in sheet.rows]
+    return out
 
 
 def _load_layouts(

@@ -43,7 +43,7 @@ class Term(Strict):
     def _forms(self):
         extra = self.model_extra or {}
         for key, value in extra.items():
-            if not LANG_RE.match(key):
+            if not LANG_RE.fullmatch(key):
                 raise ValueError(
                     f"unknown key '{key}' (terms have id, component, note, group, not, omit and "
                     "language codes)"
@@ -57,7 +57,7 @@ class Term(Strict):
     @model_validator(mode="after")
     def _senses(self):
         for lang in [*self.not_, *self.omit]:
-            if not LANG_RE.match(lang):
+            if not LANG_RE.fullmatch(lang):
                 raise ValueError(f"'{lang}' in not/omit is not a language code")
         return self
 

@@ -206,6 +206,8 @@ def store(*roots: Path) -> LayoutStore:
 
 
 def game_store(project: Project, game_dir: Path) -> LayoutStore:
-    """The layouts a game sees: its own layouts/ folder first, then templates/layouts/."""
+    """The layouts a game sees: its own layouts/ folder first, then templates/layouts/, then
+    pnp's own (the shared bases, for a project whose templates/ does not have them)."""
     own = game_dir / "layouts"
-    return store(own, project.layouts) if own.is_dir() else store(project.layouts)
+    shared = project.template_dirs("layouts") or [project.layouts]
+    return store(own, *shared) if own.is_dir() else store(*shared)

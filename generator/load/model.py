@@ -26,11 +26,12 @@ from pydantic import (
 
 from generator.exports import FORMATS as EXPORTERS
 from generator.limits import LIMITS
+from generator.load import languages
 from generator.load.languages import LANG_CODE
 from generator.units import MM, Length, parse_length
 
 ID_RE = r"^[a-z0-9][a-z0-9_-]*$"
-LANG_RE = LANG_CODE  # ISO 639-1: one definition (languages.py)
+LANG_RE = LANG_CODE  # BCP 47 language tags: one definition (languages.py)
 MAX_COUNT = 1000  # copies of one item; anything above is a typo, not a print run
 
 
@@ -69,10 +70,10 @@ def _lang_text(value):
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
     if isinstance(value, dict):
-        bad = [k for k in value if not isinstance(k, str) or not LANG_RE.match(k)]
+        bad = [k for k in value if not isinstance(k, str) or not LANG_RE.fullmatch(k)]
         if bad:
             raise ValueError(
-                f"text per language needs ISO 639-1 codes as keys (es, ko, en), got {bad[0]!r}"
+                f"text per language needs language tags as keys (es, ko, en, pt-BR), got {bad[0]!r}"
             )
         for k, v in value.items():
             if not isinstance(v, (str, int, float)) or isinstance(v, bool):
@@ -211,6 +212,33 @@ def _export_spec(value):
 ExportEntry = Annotated[ExportSpec, BeforeValidator(_export_spec)]
 
 
+Corner = Literal["top-left", "top-right", "bottom-left", "bottom-right"]
+
+
+class VersionMark(Strict):
+    """A small mark on every face: the game's version and a short hash of what the face shows
+    (generator/render/version_mark.py), so an old printed card can be told from a new one."""
+
+    corner: Corner = Field("bottom-right", description="the corner of the safe area it sits in")
+    size: Annotated[AbsLength, within(5, 12, unit="pt")] = Field(
+        parse_length("5pt"), description="type size, 5 pt to 12 pt"
+    )
+    colour: Colour = Field("#000000", description="the mark's ink")
+    plate: Colour | None = Field(
+        "#ffffff", description="a small plate behind it, so it reads on any background; null: none"
+    )
+
+
+def _version_mark(value):
+    if value is True:
+        return {}
+    if value is False:
+        return None
+    if isinstance(value, str):
+        return {"corner": value}
+    return value
+
+
 class PrintSettings(Strict):
     papers: list[str] = Field(["a4"], min_length=1, max_length=10)
     bleed: Annotated[AbsLength, within(0, LIMITS.lengths.bleed_max)] = Field(parse_length("3mm"))
@@ -242,6 +270,11 @@ class PrintSettings(Strict):
         parse_length("1.5mm"),
         description="gap between shaped pieces that cannot share a cut (circles); half of it "
         "is each piece's bleed towards its neighbour",
+    )
+    version_mark: Annotated[VersionMark | None, BeforeValidator(_version_mark)] = Field(
+        None,
+        description="a version mark on every face: the game's version and a hash of what the "
+        "face shows; true, a corner (bottom-right...), or {corner, size, colour, plate}",
     )
     exports: list[ExportEntry] | None = Field(
         None,
@@ -346,7 +379,11 @@ class Component(Strict):
     layout: str
     back: str | None = None
     data: dict[str, Any] = {}
-    items: list[Item] = []
+    items: list[Item] | str = Field(
+        [],
+        description="the items, or a spreadsheet with one row per item: cards.csv, "
+        "cards.xlsx, cards.ods, cards.xlsx#Sheet name (docs/spreadsheets.md)",
+    )
     matrix: Matrix | None = None
     print: PrintSettings | None = None
     shape: ShapeSpec | ShapeKind | None = Field(
@@ -360,6 +397,19 @@ class Component(Strict):
     @classmethod
     def _shape_mapping(cls, value):
         return ShapeSpec(kind=value) if isinstance(value, str) else value  # "circle" alone
+
+    @field_validator("items")
+    @classmethod
+    def _a_spreadsheet(cls, value):
+        # a spreadsheet is read, and its rows replace its name, before validation (content.py)
+        from generator.load.sheets import is_sheet_ref
+
+        if isinstance(value, str) and not is_sheet_ref(value):
+            raise ValueError(
+                f"'{value}' is not a spreadsheet: items names a .csv, .xlsx, .xlsm, .xls or "
+                ".ods file, or lists the items"
+            )
+        return value
 
     @model_validator(mode="after")
     def _has_items(self):
@@ -407,7 +457,8 @@ class RulebookSettings(Strict):
 _LANGUAGES_SCHEMA = {
     "type": "array",
     "minItems": 1,
-    "description": "ISO 639-1 codes, the source first; a draft language is {fr: draft} or "
+    "description": "language tags (BCP 47: es, de, pt-BR, sr-Latn), the source first; a draft "
+    "language is {fr: draft} or "
     "{fr: {complete: 90%}}",
     "items": {
         "anyOf": [
@@ -436,6 +487,12 @@ class Game(Strict):
     id: Id
     title: LangText
     languages: Annotated[list[str], WithJsonSchema(_LANGUAGES_SCHEMA)] = Field(min_length=1)
+    version: str | None = Field(
+        None,
+        max_length=20,
+        pattern=r"^[\w.+-]+$",
+        description="the game's version (0.3, 2024-05-b...): shown by the version mark",
+    )
     data: dict[str, Any] = {}
     data_files: dict[str, str] = Field(
         {}, description="name -> YAML file in the game folder, added to data"
@@ -496,8 +553,9 @@ class Game(Strict):
     @classmethod
     def _codes(cls, value):
         for code in value:
-            if not LANG_RE.match(code):
-                raise ValueError(f"'{code}' is not an ISO 639-1 language code (es, ko, en)")
+            problem = languages.check_code(code) or languages.refusal(code)
+            if problem:
+                raise ValueError(problem)
         if len(set(value)) != len(value):
             raise ValueError("a language is listed twice")
         return value

@@ -52,6 +52,9 @@ def key(project: Project, game_id: str) -> str | None:
     digest_tree(h, game_dir)
     h.update(b"\0templates\0")
     digest_tree(h, project.templates)
+    if not project.own_defaults:  # pnp's own templates, under the project's
+        h.update(b"\0defaults\0")
+        digest_tree(h, project.defaults)
     return h.hexdigest()
 
 

@@ -17,6 +17,23 @@ from generator.errors import ContentError
 _ROOTS: set[str] = set()
 
 
+def _defaults_dir() -> Path:
+    """pnp's own templates (fonts, languages, rulebook and guide templates, sizes, printers, the
+    starter): `generator/defaults/` in an installed wheel (package data copied from the
+    repository's templates/ at build time, see setup.py), else the source checkout's templates/."""
+    package = Path(__file__).resolve().parents[1]
+    installed = package / "defaults"
+    return installed if (installed / "paper.yaml").is_file() else package.parent / "templates"
+
+
+DEFAULTS = _defaults_dir()
+_ROOTS.add(os.path.realpath(DEFAULTS))
+
+# What marks a project's root folder: a pnp.toml (made by `pnp init`), or content/ beside
+# templates/ (this repository's layout, and projects made before pnp.toml existed).
+PROJECT_FILE = "pnp.toml"
+
+
 @dataclass(frozen=True)
 class Project:
     root: Path
@@ -41,7 +58,46 @@ class Project:
 
     @property
     def fonts(self) -> Path:
-        return self.templates / "fonts"
+        """The project's fonts folder when it has one, else pnp's. Its fonts.yaml and each font
+        file it names fall back on pnp's own, file by file (render/fonts.py: font_spec,
+        font_file)."""
+        own = self.templates / "fonts"
+        return own if own.is_dir() else DEFAULTS / "fonts"
+
+    @property
+    def font_dirs(self) -> list[Path]:
+        """Where font files are found, the project's own first."""
+        return self.template_dirs("fonts")
+
+    @property
+    def defaults(self) -> Path:
+        """pnp's own templates, which the project's templates/ overrides file by file."""
+        return DEFAULTS
+
+    @property
+    def own_defaults(self) -> bool:
+        """Whether the project's templates/ is pnp's defaults folder (this repository)."""
+        return os.path.realpath(self.templates) == os.path.realpath(DEFAULTS)
+
+    def template(self, relative: str) -> Path:
+        """A template file: the project's own templates/<relative> when it exists, else pnp's
+        default (which may not exist either: the reader reports it)."""
+        own = self.templates / relative
+        return own if own.exists() else DEFAULTS / relative
+
+    def template_dirs(self, relative: str = "") -> list[Path]:
+        """The folders a template is looked up in, the project's own first (existing ones)."""
+        out: list[Path] = []
+        for base in (self.templates, DEFAULTS):
+            folder = base / relative if relative else base
+            if folder.is_dir() and all(folder.resolve() != o.resolve() for o in out):
+                out.append(folder)
+        return out
+
+    def template_dir(self, relative: str) -> Path:
+        """A template folder used as a whole (the starter): the project's own if it has one."""
+        own = self.templates / relative
+        return own if own.is_dir() else DEFAULTS / relative
 
     @property
     def output(self) -> Path:
@@ -56,19 +112,27 @@ class Project:
         return sorted(p.name for p in self.content.iterdir() if (p / "game.yaml").is_file())
 
 
+def is_project(folder: Path) -> bool:
+    """A project's root: a pnp.toml, or content/ beside templates/ (this repository)."""
+    return (folder / PROJECT_FILE).is_file() or (
+        (folder / "content").is_dir() and (folder / "templates").is_dir()
+    )
+
+
 def find_project(start: Path | None = None) -> Project:
-    """The nearest folder upwards holding `content/` and `templates/` (or $PNP_ROOT)."""
+    """The nearest folder upwards holding a pnp.toml, or `content/` and `templates/`; or
+    $PNP_ROOT when set."""
     env = os.environ.get("PNP_ROOT")
     if env:
         return Project(Path(env).resolve())
     here = (start or Path.cwd()).resolve()
     for folder in (here, *here.parents):
-        if (folder / "content").is_dir() and (folder / "templates").is_dir():
+        if is_project(folder):
             return Project(folder)
     raise ContentError(
-        "no pnp project here (a folder with content/ and templates/)",
+        "no pnp project here (no pnp.toml in this folder or above it)",
         here,
-        hint="run pnp inside the project or set PNP_ROOT",
+        hint="run `pnp init` to make one here, run pnp inside a project, or set PNP_ROOT",
         code="no-project",
     )
 
@@ -132,6 +196,8 @@ def code_digest() -> str:
     h = hashlib.sha256()
     package = Path(__file__).resolve().parents[1]
     for path in sorted([*package.rglob("*.py"), *package.rglob("*.yaml")]):
+        if path.relative_to(package).parts[0] == "defaults":
+            continue  # pnp's templates in a wheel: digested as templates (model_cache, stamp)
         h.update(str(path.relative_to(package)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()
@@ -220,6 +286,7 @@ def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
 # is neither read nor hashed.
 USED_SUFFIXES = frozenset(
     {".yaml", ".yml", ".md", ".svg", ".png", ".jpg", ".jpeg", ".ttf", ".css", ".html", ".json"}
+    | {".csv", ".xlsx", ".xlsm", ".xls", ".ods"}  # items from a spreadsheet (load/sheets.py)
 )
 
 

@@ -46,11 +46,11 @@ def _lookup(path: Path, name: str, what: str) -> tuple[float, float]:
 
 
 def paper_size(project, name: str) -> tuple[float, float]:
-    return _lookup(project.templates / "paper.yaml", name, "paper")
+    return _lookup(project.template("paper.yaml"), name, "paper")
 
 
 def face_size(project, size) -> tuple[float, float]:
     """A preset name ('poker') or an explicit {w, h}, in points (width, height)."""
     if isinstance(size, str):
-        return _lookup(project.templates / "card-sizes.yaml", size, "size")
+        return _lookup(project.template("card-sizes.yaml"), size, "size")
     return (size.w.points, size.h.points)

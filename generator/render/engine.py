@@ -17,6 +17,7 @@ from generator.load import templating
 from generator.load.content import ComponentSpec, GameContent, ItemSpec
 from generator.load.layouts import LayoutStore, game_store
 from generator.load.project import inside
+from generator.render import version_mark
 from generator.render.boxes import KINDS
 from generator.render.boxes.base import Frame, Placed, Rect, colour
 from generator.render.boxes.walk import box_finding, raise_error, walk
@@ -74,6 +75,15 @@ class FaceRenderer(Contexts):
             )
             for name, path in content.game.icons.items()
         }
+        self.face_pdfs: dict[str, bytes] = {}  # version_mark.face_pdf: each face drawn alone
+
+    @property
+    def marks(self) -> bool:
+        """Some face of the game carries a version mark (version_mark.py)."""
+        return self.content.game.print.version_mark is not None or any(
+            c.model.print is not None and c.model.print.version_mark is not None
+            for c in self.content.components
+        )
 
     def text(self, value, ctx) -> str:
         """A LangText box setting in this language, rendered over `ctx`."""
@@ -89,7 +99,15 @@ class FaceRenderer(Contexts):
 
     # ------------------------------------------------------------ drawing
     def draw(self, canvas, layout_name: str, ctx: dict, w: float, h: float, bleed: float) -> None:
-        """Draw a face: the canvas origin is its bottom-left trim corner."""
+        """Draw a face: the canvas origin is its bottom-left trim corner. Its version mark, when
+        the game asks for one, goes on top."""
+        frame = Frame(layout_name, ctx, w, h, bleed, face=(w, h))
+        self.draw_frame(canvas, frame)
+        if self.marks:
+            version_mark.draw(self, canvas, frame)
+
+    def draw_bare(self, canvas, layout_name: str, ctx: dict, w: float, h: float, bleed: float):
+        """Draw a face without its version mark (what the mark's hash is made from)."""
         self.draw_frame(canvas, Frame(layout_name, ctx, w, h, bleed, face=(w, h)))
 
     def draw_frame(self, canvas, frame: Frame) -> None:
@@ -133,11 +151,13 @@ class FaceRenderer(Contexts):
 
     def check_frame(self, frame: Frame) -> list[Finding]:
         findings: list[Finding] = []
+        shown: list[Placed] = []
 
         def on_error(frame: Frame, index: int, label: str, exc: ContentError) -> None:
             findings.append(box_finding(self, frame, index, label, exc))
 
         for placed in walk(self, frame, on_error):
+            shown.append(placed)
             box = placed.box
             kind = KINDS[box.kind]
             try:
@@ -153,4 +173,6 @@ class FaceRenderer(Contexts):
                         colour(self.text(value, frame.ctx))
             except ContentError as exc:
                 on_error(frame, placed.index, placed.label, exc)
+        if frame.depth == 0 and self.marks:
+            findings += version_mark.check(self, frame, shown)
         return findings

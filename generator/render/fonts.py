@@ -2,11 +2,18 @@
 
 Families come from templates/fonts/fonts.yaml. Each face is registered under a name of
 our own ("gothic-bold"), so two files that share an internal name can never clash.
+
+A character the layout's font lacks falls back, per character, to the face of its script
+(templates/languages/scripts.yaml names one family per script: `font: sans`), then to the
+faces of the other scripts: `FontBook.chain` gives a `Chain` that measures and splits text
+into runs of one face each. Text the layout's font covers is drawn in it alone, exactly as
+without fallback. A character no face covers is a `missing-glyph` finding, never a system font.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,9 +24,12 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from generator import session
 from generator.cache import font_cache
 from generator.errors import ContentError
+from generator.load.project import DEFAULTS
 from generator.load.yamlload import load_yaml
 
-STYLES = ("regular", "bold", "black")
+STYLES = ("regular", "bold", "black", "italic", "bold-italic")
+FAMILY_KEYS = ("name",)  # besides the styles: the family's name in rulebook CSS ("PnP Gothic")
+BUNDLED = (DEFAULTS / "fonts").resolve()  # pnp's own fonts (installed or in this repository)
 
 # Every path that draws a PDF registers the bundled fonts first, so the stream encoding is set
 # here once: binary Flate streams, not ReportLab's default ASCII85 over Flate, which makes files
@@ -52,17 +62,98 @@ class Face:
         return w * size
 
 
+class Chain:
+    """A face and the faces its missing characters fall back to, in order. It measures and
+    draws like one face: `runs` splits a text into pieces of one face each."""
+
+    __slots__ = ("_widths", "ascent", "descent", "faces", "name", "prefer", "primary")
+
+    def __init__(self, faces: tuple[Face, ...], prefer: tuple[re.Pattern[str], Face] | None = None):
+        self.faces = faces
+        self.primary = faces[0]
+        # (characters, face): characters set in that face even where the primary has them
+        self.prefer = prefer
+        self.name = self.primary.name
+        self.ascent = self.primary.ascent
+        self.descent = self.primary.descent
+        self._widths: dict[str, float] = {}
+
+    def covers(self, char: str) -> bool:
+        return any(f.covers(char) for f in self.faces)
+
+    def missing(self, text: str) -> str:
+        return "".join(c for c in self.primary.missing(text) if not self.covers(c))
+
+    def face_for(self, char: str) -> Face:
+        return next((f for f in self.faces if f.covers(char)), self.primary)
+
+    def runs(self, text: str) -> list[tuple[Face, str]]:
+        """`text` in pieces of one face each: the primary face wherever it has the glyph."""
+        prefer = self.prefer
+        if (len(self.faces) == 1 or not self.primary.missing(text)) and not (
+            prefer and prefer[0].search(text)
+        ):
+            return [(self.primary, text)]
+        out: list[tuple[Face, str]] = []
+        for char in text:
+            if prefer and prefer[0].match(char) and prefer[1].covers(char):
+                face = prefer[1]
+            else:
+                face = self.primary if self.primary.covers(char) else self.face_for(char)
+            if out and out[-1][0] is face:
+                out[-1] = (face, out[-1][1] + char)
+            else:
+                out.append((face, char))
+        return out
+
+    def width(self, text: str, size: float) -> float:
+        w = self._widths.get(text)
+        if w is None:
+            w = self._widths[text] = sum(f.width(t, 1.0) for f, t in self.runs(text))
+        return w * size
+
+    def draw(self, canvas, x: float, y: float, text: str, size: float, centre: bool = False):
+        """`text` at (x, y) (centred on x when `centre`), each run in its own face."""
+        if centre:
+            x -= self.width(text, size) / 2
+        for face, piece in self.runs(text):
+            canvas.setFont(face.name, size)
+            canvas.drawString(x, y, piece)
+            x += face.width(piece, size)
+
+
+FaceLike = Face | Chain
+
+
 class FontBook:
-    """The font families of one project."""
+    """The font families of one project, and the bundled families its scripts fall back to."""
 
     def __init__(self, fonts_dir: Path):
         self.dir = fonts_dir
-        spec_file = fonts_dir / "fonts.yaml"
+        spec_file = font_spec(fonts_dir)
         raw = load_yaml(spec_file)
         self.families: dict[str, dict[str, Face]] = {}
+        self.css_names: dict[str, str] = {}  # family -> its name in rulebook CSS
+        self.files: dict[str, dict[str, Path]] = {}  # family -> style -> font file
+        self._load(raw, fonts_dir, spec_file)
+        # A designer's fonts.yaml comes first; a script's family it does not declare comes
+        # from the fonts shipped with pnp.
+        wanted = [f for f in script_families() if f not in self.families]
+        if wanted and fonts_dir.resolve() != BUNDLED:
+            bundled = load_yaml(BUNDLED / "fonts.yaml")
+            self._load(bundled, BUNDLED, BUNDLED / "fonts.yaml", only=set(wanted))
+        self._chains: dict[tuple[str, str, str], Chain] = {}
+
+    def _load(self, raw, fonts_dir: Path, spec_file: Path, only: set[str] | None = None) -> None:
         for family, faces in (raw.get("families") or {}).items():
+            if only is not None and family not in only:
+                continue
             self.families[family] = {}
+            self.files[family] = {}
+            self.css_names[family] = str(faces.get("name") or family)
             for style, filename in faces.items():
+                if style in FAMILY_KEYS:
+                    continue
                 if style not in STYLES:
                     raise ContentError(
                         f"unknown style '{style}'",
@@ -71,9 +162,48 @@ class FontBook:
                         f"families.{family}",
                         "styles: " + ", ".join(STYLES),
                     )
+                self.files[family][style] = font_file(fonts_dir, filename)
                 self.families[family][style] = _register(
-                    f"{family}-{style}", fonts_dir / filename, spec_file, faces.line_of(style)
+                    f"{family}-{style}",
+                    font_file(fonts_dir, filename),
+                    spec_file,
+                    faces.line_of(style),
                 )
+
+    def fallbacks(self, lang: str | None) -> tuple[str, ...]:
+        """Families a character falls back to: the language's script's first, then the
+        other scripts' (a Korean name in a German text still prints)."""
+        from generator.load import languages
+
+        first = languages.script_font(lang) if lang else None
+        order = ([first] if first else []) + list(script_families())
+        return tuple(f for f in dict.fromkeys(order) if f in self.families)
+
+    def _own_face(self, lang: str | None, style: str) -> tuple[re.Pattern[str], Face] | None:
+        """For a language whose script has `own_face: true` (scripts.yaml: Japanese), the
+        characters of the scripts set in its face, and that face: they are drawn in it even
+        where the layout's font has them (CJK punctuation differs from font to font)."""
+        from generator.load import languages
+
+        if not lang:
+            return None
+        rules = languages.scripts().get(languages.get(lang).script) or {}
+        family = rules.get("font")
+        if not rules.get("own_face") or family not in self.families:
+            return None
+        return languages.letters((("font", family),)), self.face(family, style)
+
+    def chain(self, family: str, style: str = "regular", lang: str | None = None) -> Chain:
+        """`family` in `style`, falling back per character to the scripts' faces."""
+        key = (family, style, lang or "")
+        hit = self._chains.get(key)
+        if hit is None:
+            own = self.face(family, style)
+            faces = [own] + [self.face(f, style) for f in self.fallbacks(lang) if f != family]
+            hit = self._chains[key] = Chain(
+                tuple(dict.fromkeys(faces)), self._own_face(lang, style)
+            )
+        return hit
 
     def face(self, family: str, style: str = "regular") -> Face:
         faces = self.families.get(family)
@@ -83,15 +213,21 @@ class FontBook:
                 code="unknown-font",
                 hint="fonts: " + ", ".join(self.families),
             )
+        step = {"black": "bold", "bold-italic": "bold", "italic": "regular"}.get(style, "regular")
         return (
             faces.get(style)
-            or faces.get("bold" if style == "black" else "regular")
+            or faces.get(step)
+            or faces.get("regular")
             or next(iter(faces.values()))
         )
 
     @property
     def default(self) -> Face:
         return self.face(next(iter(self.families)))
+
+    def label(self, lang: str | None, style: str = "regular") -> Chain:
+        """The default family with the scripts' fallback: sheet labels, slot numbers."""
+        return self.chain(next(iter(self.families)), style, lang)
 
 
 # Parsed fonts by name and file content, for the whole process: parsing a face costs about
@@ -134,6 +270,29 @@ def _register(name: str, path: Path, spec_file: Path, line: int | None) -> Face:
     return Face(
         name, path, face.ascent / 1000, abs(face.descent) / 1000, frozenset(face.charToGlyph)
     )
+
+
+def font_spec(fonts_dir: Path) -> Path:
+    """The fonts.yaml in use: the folder's own, else pnp's."""
+    own = fonts_dir / "fonts.yaml"
+    return own if own.is_file() else DEFAULTS / "fonts" / "fonts.yaml"
+
+
+def font_file(fonts_dir: Path, filename: str) -> Path:
+    """A font file named in fonts.yaml: in its folder, else among pnp's own fonts (a project's
+    fonts.yaml may add a family and keep naming the bundled ones)."""
+    path = fonts_dir / filename
+    if path.exists():
+        return path
+    bundled = DEFAULTS / "fonts" / filename
+    return bundled if bundled.exists() else path
+
+
+def script_families() -> tuple[str, ...]:
+    """Every family templates/languages/scripts.yaml names for a script, in its order."""
+    from generator.load import languages
+
+    return languages.script_fonts()
 
 
 @session.cached

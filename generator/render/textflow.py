@@ -2,16 +2,21 @@
 
 Markup is small on purpose: **bold**, :icon: and line breaks. Words are only broken at
 spaces, which keeps Korean words whole (the keep-all rule) as well as Latin ones; a word that
-cannot fit even at the minimum size is an overflow, reported by the checker.
+cannot fit even at the minimum size is an overflow, reported by the checker. A script whose
+lines break between characters (Japanese: scripts.yaml `break: characters`, with its
+no-break-before/after characters) is cut into glued pieces a line may break between. Faces are
+`fonts.Chain`s: a character the box's font lacks is measured (and drawn) in its script's face.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from generator.errors import ContentError
-from generator.render.fonts import Face
+from generator.load import languages
+from generator.render.fonts import FaceLike
 
 _TOKEN = re.compile(r"(\*\*|:[a-z][a-z0-9_-]*:|\n)")
 ICON_SCALE = 1.0  # icon box = font size x this
@@ -22,17 +27,19 @@ class Atom:
     """An unbreakable piece: a word (maybe in several styles) or an icon, or a line break.
     A plain class with slots: a 10,000-card deck makes hundreds of thousands of them."""
 
-    __slots__ = ("icon", "newline", "segments", "width1")
+    __slots__ = ("glued", "icon", "newline", "segments", "width1")
 
     def __init__(
         self,
         segments: list[tuple[str, str]] | None = None,  # (text, style)
         icon: str | None = None,
         newline: bool = False,
+        glued: bool = False,
     ) -> None:
         self.segments = segments if segments is not None else []
         self.icon = icon
         self.newline = newline
+        self.glued = glued  # no space before it: a piece of a word broken between characters
         self.width1 = 0.0  # width at 1 pt
 
     @property
@@ -44,6 +51,41 @@ _MARKUP = re.compile(r"\*\*|:|\n")
 
 
 def parse(text: str, base_style: str, icons: dict) -> list[Atom]:
+    atoms = _parse(text, base_style, icons)
+    broken, _, _ = languages.line_breaking()
+    if broken.search(text):  # a script whose lines break between characters (Japanese)
+        atoms = [piece for atom in atoms for piece in _break_between(atom)]
+    return atoms
+
+
+def _break_between(atom: Atom) -> list[Atom]:
+    """`atom` in pieces a line may break between: before or after each character of a script
+    with `break: characters` (scripts.yaml), except before a no-break-before character (、。」
+    small kana) or after a no-break-after one (「（). Pieces after the first are glued: no space
+    goes before them."""
+    if atom.icon or atom.newline:
+        return [atom]
+    broken, before, after = languages.line_breaking()
+    chars = [(c, style) for text, style in atom.segments for c in text]
+    pieces: list[Atom] = [Atom()]
+    for i, (char, style) in enumerate(chars):
+        if i > 0:
+            prev = chars[i - 1][0]
+            may = (broken.match(prev) or broken.match(char)) and not (
+                char in before or prev in after
+            )
+            if may:
+                pieces.append(Atom(glued=True))
+        segments = pieces[-1].segments
+        if segments and segments[-1][1] == style:
+            segments[-1] = (segments[-1][0] + char, style)
+        else:
+            segments.append((char, style))
+    pieces[0].glued = atom.glued
+    return pieces
+
+
+def _parse(text: str, base_style: str, icons: dict) -> list[Atom]:
     if not _MARKUP.search(text):  # plain words, the common case: one atom per word
         return [Atom([(word, base_style)]) for word in text.split(" ") if word]
     bold = "black" if base_style in ("bold", "black") else "bold"
@@ -96,7 +138,7 @@ class Fitted:
     text: str = ""
 
 
-def measure(atoms: list[Atom], faces: dict[str, Face]) -> None:
+def measure(atoms: list[Atom], faces: Mapping[str, FaceLike]) -> None:
     for atom in atoms:
         if atom.icon:
             atom.width1 = ICON_SCALE
@@ -113,7 +155,7 @@ def _wrap(atoms: list[Atom], max_width1: float, space1: float, wrap: bool) -> li
             lines.append(Line(line, width))
             line, width = [], 0.0
             continue
-        extra = atom.width1 + (space1 if line else 0.0)
+        extra = atom.width1 + (space1 if line and not atom.glued else 0.0)
         if wrap and line and width + extra > max_width1:
             lines.append(Line(line, width))
             line, width = [atom], atom.width1
@@ -125,13 +167,13 @@ def _wrap(atoms: list[Atom], max_width1: float, space1: float, wrap: bool) -> li
     return lines
 
 
-def block_height(n_lines: int, size: float, leading: float, face: Face) -> float:
+def block_height(n_lines: int, size: float, leading: float, face: FaceLike) -> float:
     return (n_lines - 1) * size * leading + size * (face.ascent + face.descent)
 
 
 def fit(
     atoms: list[Atom],
-    faces: dict[str, Face],
+    faces: Mapping[str, FaceLike],
     width: float,
     height: float,
     size: float,

@@ -101,7 +101,12 @@ def url_fetcher(content: GameContent, cache_dir: Path | None = None):
     picture cache. `fetcher.guard.refused` lists what was refused."""
     project = content.project
     guard = _Guard(
-        [content.dir, project.templates, project.fonts, cache_dir or default_cache(content)]
+        [
+            content.dir,
+            *project.template_dirs(),
+            project.fonts,
+            cache_dir or default_cache(content),
+        ]
     )
     try:
         from weasyprint.urls import URLFetcher, URLFetcherResponse
@@ -587,40 +592,93 @@ class _PageEnv(CachedCompile, SandboxedEnvironment):
     cache_kind = "rulebook-page"
 
 
-_PAGE_ENV: dict[Path, SandboxedEnvironment] = {}
+_PAGE_ENV: dict[tuple[Path, ...], SandboxedEnvironment] = {}
 
 
-def _page_env(templates: Path) -> SandboxedEnvironment:
-    folder = templates / "rulebook"
-    env = _PAGE_ENV.get(folder)
+def _page_env(folders: list[Path]) -> SandboxedEnvironment:
+    """The page templates: the project's own templates/rulebook/ first, then pnp's (file by
+    file: a project may override rulebook.css alone)."""
+    key = tuple(folders)
+    env = _PAGE_ENV.get(key)
     if env is None:
         env = _PageEnv(
-            loader=FileSystemLoader(str(folder)),
+            loader=FileSystemLoader([str(f) for f in folders]),
             autoescape=True,
             trim_blocks=True,
             lstrip_blocks=True,
         )
-        _PAGE_ENV[folder] = env
+        _PAGE_ENV[key] = env
     return env
 
 
-def _fonts(content: GameContent) -> dict[str, str]:
-    """File URLs of the gothic family's faces (read from fonts.yaml; nothing is registered)."""
-    from generator.load.yamlload import load_yaml
+_CSS_NAME = re.compile(r"[\w .\-]+")
+_WEIGHTS = {
+    "regular": (400, "normal"),
+    "bold": (700, "normal"),
+    "black": (800, "normal"),
+    "italic": (400, "italic"),
+    "bold-italic": (700, "italic"),
+}
 
-    spec_file = content.project.fonts / "fonts.yaml"
-    families = load_yaml(spec_file).get("families") or {}
-    family = families.get("gothic") or next(iter(families.values()), None)
-    if not family:
-        raise ContentError("no font family", spec_file, code="bad-font", hint="declare 'gothic'")
-    faces = {
-        style: (content.project.fonts / name).resolve().as_uri() for style, name in family.items()
-    }
-    regular = faces.get("regular") or next(iter(faces.values()))
+
+def css_families(book, lang: str) -> list[str]:
+    """The families a language's rulebook text is set in, in CSS order: its script's face when
+    the script has `own_face`, the language's own `fonts` (by their CSS names), the default
+    family, then the scripts' fallback faces."""
+    by_name = {name: family for family, name in book.css_names.items()}
+    own = [by_name[f] for f in languages.get(lang).fonts if f in by_name]
+    default = next(iter(book.families))
+    # a script with `own_face` (Japanese) sets its text in its own face first, punctuation too
+    rules = languages.scripts().get(languages.get(lang).script) or {}
+    first = [rules["font"]] if rules.get("own_face") and rules.get("font") in book.files else []
+    return list(dict.fromkeys([*first, *own, default, *book.fallbacks(lang)]))
+
+
+def _fonts(content: GameContent) -> dict[str, Any]:
+    """The rulebook's @font-face rules and font-family lists, from fonts.yaml and the scripts'
+    fallback faces (templates/languages/scripts.yaml): every face by its file URL."""
+    from generator.render.fonts import fontbook
+
+    book = fontbook(content.project.fonts)
+    faces = []
+    for family, files in book.files.items():
+        for style, path in files.items():
+            weight, slant = _WEIGHTS[style]
+            faces.append(
+                {
+                    "name": book.css_names[family],
+                    "url": path.resolve().as_uri(),
+                    "weight": weight,
+                    "style": slant,
+                }
+            )
+
+    for family, name in book.css_names.items():
+        if not _CSS_NAME.fullmatch(name):
+            raise ContentError(
+                f"font family name {name!r} cannot be used in CSS",
+                content.project.fonts / "fonts.yaml",
+                code="bad-font",
+                key=f"families.{family}.name",
+                hint="letters, digits, spaces, dots and dashes",
+            )
+
+    def stack(families) -> Markup:  # names checked above: safe inside CSS quotes
+        return Markup(", ".join(f'"{book.css_names[f]}"' for f in families))
+
+    def italic_first(families) -> list[str]:
+        real = [f for f in families if "italic" in book.files.get(f, {})]
+        return real + [f for f in families if f not in real]
+
+    per_lang = {}
+    for lang in content.languages:
+        families = css_families(book, lang)
+        per_lang[lang] = {"stack": stack(families), "italic": stack(italic_first(families))}
+    default = [next(iter(book.families)), *book.fallbacks(None)]
     return {
-        "regular": regular,
-        "bold": faces.get("bold", regular),
-        "black": faces.get("black", faces.get("bold", regular)),
+        "faces": faces,
+        "stack": stack(list(dict.fromkeys(default))),
+        "langs": per_lang,
     }
 
 
@@ -630,13 +688,13 @@ def _page(content: GameContent, paper: str) -> dict[str, Any]:
 
 
 def _render_page(content: GameContent, template: str, **values) -> str:
-    env = _page_env(content.project.templates)
+    env = _page_env(content.project.template_dirs("rulebook"))
     try:
         return env.get_template(template).render(**values)
     except TemplateError as exc:
         raise ContentError(
             f"rulebook template error: {exc}",
-            content.project.templates / "rulebook" / template,
+            content.project.template(f"rulebook/{template}"),
             getattr(exc, "lineno", None),
             code="rulebook-template",
         ) from None
@@ -751,7 +809,7 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
             text = html.replace("</head>", f"<style>{extra_css}</style></head>", 1)
             return HTML(
                 string=text if extra_css else html,
-                base_url=(content.project.templates / "rulebook").as_uri() + "/",
+                base_url=content.project.template_dir("rulebook").resolve().as_uri() + "/",
                 url_fetcher=fetcher,
             ).render()
 

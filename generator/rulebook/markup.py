@@ -5,7 +5,8 @@ src=...>` typed in a rules file is printed as text, never parsed. Besides Markdo
 the game's icons as `:name:`. Images (`![alt](art/setup.png)`) must be files inside the game
 folder; the caller resolves them (`image_url`) and a refused path is a located ContentError.
 
-`keep_words` wraps every Korean word in a no-wrap span: WeasyPrint ignores
+`keep_words` wraps every word of a script whose words are kept whole (templates/languages/
+scripts.yaml: `keep_words: true`, Hangul) in a no-wrap span: WeasyPrint ignores
 `word-break: keep-all`, so without it a Korean line may break between any two syllables.
 """
 
@@ -19,9 +20,14 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
 from generator.errors import ContentError
+from generator.load import languages
 
 ICON = re.compile(r":([a-z][a-z0-9_-]*):")
-HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff]")
+
+
+def _kept() -> re.Pattern[str]:
+    """A letter of a script whose words are kept whole (scripts.yaml, cached there)."""
+    return languages.letters((("keep_words", True),))
 
 
 def escape(text) -> str:
@@ -155,7 +161,8 @@ def keep_words(fragment: str) -> str:
     word). When a word leaves an element opened before it, or ends inside one opened within
     it, those elements are closed and reopened around the span so the HTML stays nested.
     """
-    if not HANGUL.search(fragment):
+    kept = _kept()
+    if not kept.search(fragment):
         return fragment  # no word to wrap: the pieces would join back to the same text
     pieces = _parse(fragment)
     out: list[str] = []
@@ -192,7 +199,7 @@ def keep_words(fragment: str) -> str:
         depth = low = len(stack)
         has_hangul = False
         for k, t, _ in pieces[i:end]:
-            if k == "text" and HANGUL.search(t):
+            if k == "text" and kept.search(t):
                 has_hangul = True
             elif k == "open":
                 depth += 1

@@ -36,6 +36,14 @@ def _png_pixels(path: Path) -> list[bytes]:
         return [bytes(repr(image.size), "ascii") + image.convert("RGBA").tobytes()]
 
 
+def _same_pixels(a: Path, b: Path, dpi: int) -> bool:
+    if a.suffix == ".pdf":
+        return _pdf_pages(a, dpi) == _pdf_pages(b, dpi)
+    if a.suffix == ".png":
+        return _png_pixels(a) == _png_pixels(b)
+    return False
+
+
 def compare(before: Path, after: Path, dpi: int) -> dict[str, list[str]]:
     names = {
         p.relative_to(before).as_posix()
@@ -58,9 +66,7 @@ def compare(before: Path, after: Path, dpi: int) -> dict[str, list[str]]:
         a, b = before / name, after / name
         if a.read_bytes() == b.read_bytes():
             result["bytes"].append(name)
-        elif name.endswith(".pdf") and _pdf_pages(a, dpi) == _pdf_pages(b, dpi):
-            result["pixels"].append(name)
-        elif name.endswith(".png") and _png_pixels(a) == _png_pixels(b):
+        elif _same_pixels(a, b, dpi):
             result["pixels"].append(name)
         else:
             result["different"].append(name)

@@ -14,8 +14,8 @@
 `base.py` holds what they share (the base model, the registry, geometry, paint helpers),
 `walk.py` the one walk over a layout that drawing and checking share, and `fitness.py` the
 per-box fitness rules the kinds' checks call. The layout model's box union, `BOX_KINDS` and the
-README's box table are made from the registry here, so a new kind is one new module plus one
-name in `MODULES` below.
+box table in docs/layouts.md are made from the registry here, so a new kind is one new module
+plus one name in `MODULES` below.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from pydantic import Field
 from generator.load.model import Colour, Strict
 from generator.render.boxes.base import KINDS, ORDER, BoxBase, BoxKind
 
-# Importing a kind's module registers it; this order is the README table's.
+# Importing a kind's module registers it; this order is the docs' box table's.
 MODULES = ("text", "rect", "ellipse", "line", "polygon", "image", "slots", "repeat")
 for _name in MODULES:
     importlib.import_module(f"generator.render.boxes.{_name}")
@@ -57,7 +57,7 @@ COMMON_KEYS = [
 
 
 def readme_table() -> str:
-    """The README's table of box kinds, from the registry."""
+    """The table of box kinds in docs/layouts.md, from the registry."""
     rows = [
         f"| kind | keys (besides {', '.join(COMMON_KEYS)}) |",
         "|---|---|",

@@ -161,7 +161,7 @@ class BoxKind:
     names: tuple[str, ...]
     model: type[BoxBase]
     draw: Callable[[FaceRenderer, Any, Placed], None]
-    keys: str  # the README's box table: what the kind takes besides the common keys
+    keys: str  # the box table (docs/layouts.md): what the kind takes besides the common keys
     check: Callable[[FaceRenderer, Placed], list[Finding]] | None = None
     colours: tuple[str, ...] = ()  # fields holding colours: `pnp check` parses each one
     checks_holds: bool = False  # its check judges `holds` itself (slots: per slot)

@@ -88,11 +88,10 @@ def draw(renderer: FaceRenderer, canvas, placed: Placed) -> None:
         else:
             canvas.rect(x, y, size, size, stroke=stroke, fill=fill)
         if labels and i < len(labels):
-            face = renderer.fonts.default
+            face = renderer.fonts.label(renderer.lang)
             fs = box.label_size.points if box.label_size else size * 0.55
             fill_colour(canvas, box, renderer.text(box.label_color, ctx))
-            canvas.setFont(face.name, fs)
-            canvas.drawCentredString(x + size / 2, y + size / 2 - fs * 0.35, str(labels[i]))
+            face.draw(canvas, x + size / 2, y + size / 2 - fs * 0.35, str(labels[i]), fs, True)
             paint(renderer, canvas, box, ctx)
 
 

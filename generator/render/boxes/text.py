@@ -88,15 +88,16 @@ def fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, ctx: dict, last: boo
 
 
 def _fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, text: str):
-    fonts = renderer.fonts
-    faces = {s: fonts.face(box.font, s) for s in ("regular", "bold", "black")}
-    faces["regular"] = fonts.face(box.font, box.style)
+    fonts, lang = renderer.fonts, renderer.lang
+    # Each style is a chain: the box's font, then per character the scripts' faces.
+    faces = {s: fonts.chain(box.font, s, lang) for s in ("regular", "bold", "black")}
+    faces["regular"] = fonts.chain(box.font, box.style, lang)
     atoms = textflow.parse(text, "regular", renderer.icons)
     if box.style != "regular":  # the box's own style is the base; ** steps up from it
         faces = {
-            "regular": fonts.face(box.font, box.style),
-            "bold": fonts.face(box.font, "black" if box.style == "bold" else "bold"),
-            "black": fonts.face(box.font, "black"),
+            "regular": fonts.chain(box.font, box.style, lang),
+            "bold": fonts.chain(box.font, "black" if box.style == "bold" else "bold", lang),
+            "black": fonts.chain(box.font, "black", lang),
         }
     pad = box.padding.points
     fitted = textflow.fit(
@@ -161,7 +162,7 @@ def draw_fitted(renderer: FaceRenderer, canvas, fitted, faces, box: TextBox, r: 
         runs: list[list] = []  # [x, text, style]; a run is one drawString
         open_run = False
         for i, atom in enumerate(line.atoms):
-            spaced = i > 0
+            spaced = i > 0 and not atom.glued  # a glued piece follows without a space
             if spaced:
                 x += space
             if atom.icon:
@@ -180,15 +181,18 @@ def draw_fitted(renderer: FaceRenderer, canvas, fitted, faces, box: TextBox, r: 
             for j, (piece, style) in enumerate(atom.segments):
                 run = runs[-1] if runs and open_run else None
                 # Spaces are measured in the regular face, so only regular runs span them.
-                if run and run[2] == style and (j > 0 or (style == "regular" and spaced)):
-                    run[1] += (" " if j == 0 else "") + piece
+                joined = j > 0 or (i > 0 and atom.glued)
+                if run and run[2] == style and (joined or (style == "regular" and spaced)):
+                    run[1] += ("" if joined else " ") + piece
                 else:
                     runs.append([x, piece, style])
                 open_run = True
                 x += faces[style].width(piece, size)
         for run_x, text, style in runs:
-            canvas.setFont(faces[style].name, size)
-            canvas.drawString(run_x, baseline, text)
+            for face_used, piece in faces[style].runs(text):  # per-character fallback
+                canvas.setFont(face_used.name, size)
+                canvas.drawString(run_x, baseline, piece)
+                run_x += face_used.width(piece, size)
         baseline -= size * box.leading
 
 
@@ -236,8 +240,9 @@ def check(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
             placed.finding(
                 "error",
                 "missing-glyph",
-                f"font '{box.font}' has no glyph for {shown}",
-                hint="use a font that covers them, or change the text",
+                f"font '{box.font}' and the scripts' fallback faces have no glyph for {shown}",
+                hint="use a font that covers them, or change the text (the fallback faces: "
+                "templates/languages/scripts.yaml, templates/fonts/fonts.yaml)",
             )
         )
     if fitted.overflow:

@@ -1,0 +1,138 @@
+"""A picture per string: `pnp i18n export GAME --lang L --context DIR`.
+
+For each string of a component (its name, its data, an item's data), a PNG of a face where it
+prints, with the string's place outlined, named by the entry's id (its msgctxt, made safe for a
+file name). The place is found without knowing the layout: the face is drawn twice, once as it
+is and once with that one string replaced, in a copy of the game; the pixels that differ are
+where the string lands. The face is drawn in the target language when the string has a
+translation there, else in the source language.
+
+Strings that print on no face (game.yaml's title, rulebook segments) get no picture; the
+export says how many.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.errors import ContentError
+from generator.fsio import write_bytes
+from generator.i18n.segments import Segment
+from generator.load.content import ComponentSpec, GameContent
+
+DPI = 100
+MAX_ITEMS = 12  # faces of a component tried first, spread over its items
+MAX_FACES = 200  # other faces tried before a string is said to print on none
+
+
+@dataclass
+class Picture:
+    ctx: str
+    path: Path | None  # None: the string prints on no face drawn
+    face: str = ""  # component/item, side front
+
+
+def file_name(ctx: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", ctx).strip("_") + ".png"
+
+
+def _component(content: GameContent, seg: Segment) -> ComponentSpec | None:
+    for comp in content.components:
+        if comp.file.resolve() == seg.source.file.resolve():
+            return comp
+    return None
+
+
+def _spread(comp: ComponentSpec, wanted: re.Match | None) -> list:
+    """The item named, or up to MAX_ITEMS items spread over the component (every suit, say)."""
+    items = [i for i in comp.items if not wanted or i.id == wanted.group(1)]
+    step = max(1, -(-len(items) // MAX_ITEMS))
+    return items[::step]
+
+
+def write_pictures(
+    content: GameContent, lang: str, segments: list[Segment], out_dir: Path
+) -> list[Picture]:
+    """One PNG per component string of `segments` in `out_dir` (created)."""
+    from PIL import ImageChops, ImageDraw
+
+    from generator.commands.face import FaceRef, face_pdf, rasterise
+    from generator.i18n.po import Edit, _yaml_edits
+    from generator.load.content import load_game
+    from generator.load.project import Project
+    from generator.load.yamlload import read_text
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    pictures: list[Picture] = []
+    cache: dict[tuple[str, str, str], Any] = {}  # the faces as they are, drawn once
+    strings = [(s, _component(content, s)) for s in segments if s.kind == "string"]
+    with tempfile.TemporaryDirectory(prefix="pnp-context-") as tmp:
+        root = Path(tmp)
+        (root / "content").mkdir()
+        (root / "templates").symlink_to(content.project.templates.resolve())
+        game = root / "content" / content.dir.name
+        shutil.copytree(content.dir, game, ignore=shutil.ignore_patterns(".*"))
+        for seg, comp in strings:
+            # a string of game.yaml or a data file may print on any component's faces
+            comps = [comp] if comp is not None else list(content.components)
+            draw_lang = lang if seg.translation(lang) is not None else content.languages[0]
+            copy = game / seg.source.file.relative_to(content.dir)
+            original = read_text(copy)
+            shown = seg.translation(draw_lang) if draw_lang != content.languages[0] else seg.text
+            marker = "#" * max(4, len(shown or "") // 2)
+            changed = _yaml_edits(original, draw_lang, [Edit(seg, marker, False, True)])
+            copy.write_text(changed, encoding="utf-8")
+            try:
+                other = load_game(Project(root), content.id)
+                key = seg.ctx.split(":", 1)[1]
+                wanted = re.match(r"items\[([^\]]+)\]", key) if comp is not None else None
+                # a few faces spread over each component first, then every other face
+                spread = [(c, i) for c in comps for i in _spread(c, wanted)]
+                rest = [
+                    (c, i)
+                    for c in comps
+                    for i in c.items
+                    if (not wanted or i.id == wanted.group(1)) and (c, i) not in spread
+                ]
+                faces = spread + rest[:MAX_FACES]
+                found = None
+                for comp, item in faces:
+                    ref = FaceRef(comp, item, "front", draw_lang)
+                    drawn = (comp.id, item.id, draw_lang)
+                    if drawn not in cache:
+                        cache[drawn] = rasterise(face_pdf(content, ref, 0), DPI)
+                    mine = cache[drawn].copy()
+                    theirs_comp = other.component(comp.id)
+                    theirs_item = next(i for i in theirs_comp.items if i.id == item.id)
+                    ref2 = FaceRef(theirs_comp, theirs_item, "front", draw_lang)
+                    theirs = rasterise(face_pdf(other, ref2, 0), DPI)
+                    box = ImageChops.difference(mine, theirs).getbbox()
+                    if box:
+                        found = (f"{comp.id}/{item.id}", mine, box)
+                        break
+            except ContentError:
+                found = None
+            finally:
+                copy.write_text(original, encoding="utf-8")
+            if found is None:
+                pictures.append(Picture(seg.ctx, None))
+                continue
+            face, image, (x0, y0, x1, y1) = found
+            pad = 3
+            draw = ImageDraw.Draw(image)
+            for k in range(3):  # a 3-pixel red outline around the string's place
+                draw.rectangle(
+                    (x0 - pad - k, y0 - pad - k, x1 + pad + k, y1 + pad + k), outline=(220, 0, 0)
+                )
+            path = out_dir / file_name(seg.ctx)
+            buffer = io.BytesIO()
+            image.save(buffer, format="PNG")
+            write_bytes(path, buffer.getvalue())
+            pictures.append(Picture(seg.ctx, path, face))
+    return pictures
