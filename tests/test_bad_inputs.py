@@ -52,7 +52,7 @@ def build_tree(case: str, dest: Path) -> Path:
 
 def test_corpus_is_big_enough():
     print(f"\nbad-input corpus: {len(CASES)} cases")
-    assert len(CASES) >= 90
+    assert len(CASES) >= 110
 
 
 def test_base_tree_is_clean(tmp_path):

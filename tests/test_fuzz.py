@@ -100,6 +100,16 @@ YAML_BITS = [
     "0pt",
     "-5mm",
     "99999999999999999999999999999999999999999999999999999999999999999999",
+    # round three (issue 29): geometry, names that become file names
+    "1e300",
+    "-20mm",
+    "0.001mm",
+    "\nshape: {kind: circle, diameter: -20mm}\n",
+    "\nshape: {kind: hexagon, across_flats: 0}\n",
+    "\nshape: {kind: polygon, points: [[0, 0], [100, 100], [100, 0], [0, 60]]}\n",
+    "\nshape: {kind: polygon, points: [[0, 0], [50, 50], [100, 100]]}\n",
+    "x/../../pwned",
+    "es\n",
 ]
 RULES_BITS = [
     "\n## 9 Otra\n",
@@ -124,6 +134,15 @@ RULES_BITS = [
     "{{ ([0] * 300000000) | length }}",
     "{{ " + "(" * 300 + "1" + ")" * 300 + " }}",
     "{{ undefined_name }}",
+    # round three: every string-producing operator at a size it must refuse before making it
+    "{% set a = 'x' * 90000 %}{{ (a ~ a ~ a) | length }}",
+    "{{ ('x' * 90000 + 'y' * 90000) | length }}",
+    "{{ ((['x' * 90000] * 90000) | join) | length }}",
+    "{{ ('x' * 90000) | replace('x', 'x' * 90000) | length }}",
+    "{{ ('\\n' * 90000) | indent(90000) | length }}",
+    "{{ ('x' * 9).join(['y' * 90000] * 90000) | length }}",
+    "{{ '{:>99999999}'.format(1) }}",
+    "{{ table([{'a': 'x'}] * 90000) }}",
     "{%",
     "}}",
     ":star:",
@@ -280,6 +299,33 @@ def test_mutated_rulebooks_fail_cleanly(small_project, edits):
         position %= len(text) + 1
         text = text[:position] + insert + text[position + length :]
     attempt(root, originals, "rules", text.encode("utf-8", "surrogatepass"))
+
+
+shapes = st.fixed_dictionaries(
+    {"kind": st.sampled_from(["circle", "hexagon", "polygon", "rect", "octagon"])},
+    optional={
+        "diameter": st.floats(allow_nan=True) | st.sampled_from(["-20mm", "0", "1e300"]),
+        "across_flats": st.floats(allow_nan=True) | st.sampled_from(["0.001mm", "-5"]),
+        "radius": st.floats(allow_nan=True),
+        "sides": st.integers(-3, 100),
+        "viewbox": st.lists(st.floats(allow_nan=True), min_size=2, max_size=2),
+        "points": st.lists(
+            st.lists(st.floats(allow_nan=True, width=32), min_size=2, max_size=2), max_size=40
+        ),
+    },
+)
+
+
+@FUZZ
+@given(shape=shapes, keep_size=st.booleans())
+def test_wrong_die_lines_fail_cleanly(small_project, shape, keep_size):
+    """Round three: a die-cut shape of any geometry loads and checks, or is one clean error."""
+    root, originals = small_project
+    doc = yaml.safe_load(originals["component"])
+    doc["shape"] = shape
+    if not keep_size:
+        doc.pop("size", None)
+    attempt(root, originals, "component", yaml.safe_dump(doc, allow_unicode=True).encode())
 
 
 def test_zz_report(small_project):

@@ -437,6 +437,39 @@ RUNAWAY = {
         'text: "{{ label }}"',
         "text: \"{{ '%999999999s' | format(label) }}\"",
     ),
+    # round three: string operations checked before the result exists (main: MemoryError)
+    "tilde doubling": (
+        CARD,
+        'text: "{{ label }}"',
+        "text: \"{% set a0 = 'x' * 90000 %}"
+        + "".join(f"{{% set a{i + 1} = a{i} ~ a{i} %}}" for i in range(15))
+        + '{{ a15 | length }}"',
+    ),
+    "join of a big list": (
+        CARD,
+        'text: "{{ label }}"',
+        "text: \"{{ ((['x' * 90000] * 90000) | join) | length }}\"",
+    ),
+    "replace blow-up": (
+        CARD,
+        'text: "{{ label }}"',
+        "text: \"{{ (('x' * 90000) | replace('x', 'x' * 90000)) | length }}\"",
+    ),
+    "indent blow-up": (
+        CARD,
+        'text: "{{ label }}"',
+        "text: \"{{ (('\\n' * 90000) | indent(90000)) | length }}\"",
+    ),
+    "str.join blow-up": (
+        CARD,
+        'text: "{{ label }}"',
+        "text: \"{{ ('x' * 90000).join(['y' * 90000] * 90000) | length }}\"",
+    ),
+    "table of 90,000 rows": (
+        RULES_ES,
+        "Juega una carta.",
+        "{{ table([{'a': 'x' * 90000}] * 90000) }}",
+    ),
     "0.05 mm card": (COMP, "size: poker", "size: {w: 0.05, h: 0.05}"),
     "10 km board": (COMP, "size: poker", "size: {w: 10000000, h: 10000000}"),
     "3 m card": (COMP, "size: poker", "size: {w: 3000, h: 3000}"),
@@ -599,3 +632,529 @@ def test_brackets_nested_past_the_limit_are_refused_before_jinja_parses_them():
         templating.evaluate("(" * 60 + "1" + ")" * 60, {})
     assert templating.render("{{ " + "(" * 40 + "1" + ")" * 40 + " }}", {}) == "1"
     assert templating.render("sad :( " * 60 + "{{ n }}", {"n": 2}).endswith("2")
+
+
+# ================================================================== round three (issue 29)
+# ------------------------------------------------------------------ 1. one writer
+
+
+def _planted(folder):
+    """A folder outside the project holding a user's own files, temporaries included."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in (".mine.tmp", "notes.txt", ".cards.pdf.abc.tmp"):
+        (folder / name).write_text("the user's own\n")
+    (folder / "sub").mkdir(exist_ok=True)
+    (folder / "sub" / ".deep.tmp").write_text("the user's own\n")
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+
+
+@pytest.mark.parametrize("link", ["output", "output/mini", "output/mini/en"])
+def test_a_symlink_in_output_is_refused_and_its_target_untouched(tmp_path, link):
+    root = mini(tmp_path / "p")
+    elsewhere = tmp_path / "victim"
+    before = _planted(elsewhere)
+    (root / link).parent.mkdir(parents=True, exist_ok=True)
+    (root / link).symlink_to(elsewhere)
+    result = run_pnp(root, "print", "-j", "1")
+    assert result.returncode == 2, result.stdout + result.stderr
+    line = one_line(result)
+    assert f"{link}: is a symlink" in line, line
+    assert sorted(p.relative_to(elsewhere).as_posix() for p in elsewhere.rglob("*")) == before
+    assert all(p.read_text() == "the user's own\n" for p in elsewhere.rglob("*") if p.is_file())
+
+
+def test_the_sweep_removes_only_pnp_temporaries(tmp_path):
+    """A kill's leftover is swept; a user's own `.tmp` files in output/ are not pnp's."""
+    root = mini(tmp_path / "p")
+    folder = root / "output/mini/en"
+    folder.mkdir(parents=True)
+    (folder / ".notes.tmp").write_text("mine")
+    (folder / ".cards.pdf.x1y2.tmp").write_text("mine too")
+    leftover = folder / ".cards.pdf.pnp-x1y2.tmp"
+    leftover.write_text("half a PDF")
+    run_pnp(root, "print", "-j", "1", check=True)
+    assert (folder / ".notes.tmp").read_text() == "mine"
+    assert (folder / ".cards.pdf.x1y2.tmp").read_text() == "mine too"
+    assert not leftover.exists()
+
+
+def test_a_printer_preset_name_cannot_escape_output(tmp_path):
+    root = mini(tmp_path / "p")
+    (root / "templates/printers.yaml").write_text(
+        "'../../../victim':\n  name: Evil\n  dpi: 300\n  sizes:\n"
+        "    poker: {trim: {w: 63mm, h: 88mm}, bleed: 3mm, px: [816, 1110]}\n"
+    )
+    edit(
+        root,
+        GAME,
+        "print: {papers: [a4]}",
+        "print: {papers: [a4], exports: [{format: png, preset: '../../../victim'}]}",
+    )
+    result = run_pnp(root, "print", "-j", "1")
+    assert result.returncode in (1, 2), result.stdout + result.stderr
+    line = one_line(result)
+    assert "templates/printers.yaml" in line and "cannot be part of a file name" in line, line
+    assert not list(tmp_path.glob("victim*")) and not (tmp_path / "p/victim").exists()
+
+
+def test_an_unsafe_target_path_is_refused_by_the_writer_itself():
+    """The last guard: whatever a planner makes, the writer refuses a path that is not
+    output/ then plain names."""
+    from generator import fsio
+    from generator.errors import ContentError
+
+    for rel in ("output/x/../../pwned.pdf", "output/a\n/b.pdf", "content/x.pdf", "/etc/x"):
+        with pytest.raises(ContentError):
+            fsio.output_path(ROOT, rel)
+
+
+# ------------------------------------------------------------------ paths the user names
+
+
+def _reader(path, got):
+    import threading
+
+    def read():
+        with open(path, "rb") as fh:
+            got.append(fh.read())
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.parametrize("suffix", [".png", ".pdf"])
+def test_render_onto_a_fifo_writes_through_it(tmp_path, suffix):
+    root = mini(tmp_path / "p")
+    fifo = tmp_path / f"face{suffix}"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    thread = _reader(fifo, got)
+    result = run_pnp(root, "render", "mini", "cards", "red-card", "-o", str(fifo))
+    thread.join(30)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert os.path.exists(fifo) and os.stat(fifo).st_mode & 0o170000 == 0o010000  # still a FIFO
+    assert got and got[0][:4] in (b"\x89PNG", b"%PDF")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making a device node needs root")
+def test_render_onto_a_device_writes_through_and_leaves_the_device(tmp_path):
+    """A private copy of /dev/null (char 1,3): as root, main turned it into a regular file."""
+    import stat as st
+
+    root = mini(tmp_path / "p")
+    null = tmp_path / "null.png"
+    os.mknod(null, 0o666 | st.S_IFCHR, os.makedev(1, 3))
+    result = run_pnp(root, "render", "mini", "cards", "red-card", "-o", str(null))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert st.S_ISCHR(os.stat(null).st_mode)
+    assert not list(tmp_path.glob(".null.png*"))
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (("render", "mini", "cards", "red-card", "-o", ""), "-o: an empty path"),
+        (("render", "mini", "cards", "red-card", "-o", "DIR.png"), "not a regular file"),
+        (("calibrate", "--out", ""), "--out: an empty path"),
+        (("i18n", "export", "mini", "--lang", "es", "-o", "DIR.png"), "not a regular file"),
+    ],
+)
+def test_a_bad_path_on_the_command_line_is_one_line(tmp_path, args, needle):
+    root = mini(tmp_path / "p")
+    (root / "DIR.png").mkdir()
+    os.chdir(root)
+    result = run_pnp(root, *args)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert needle in one_line(result)
+    assert (root / "DIR.png").is_dir() and not list((root / "DIR.png").iterdir())
+
+
+def test_calibrate_out_outside_the_project(tmp_path):
+    root = mini(tmp_path / "p")
+    out = tmp_path / "elsewhere"
+    result = run_pnp(root, "calibrate", "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (out / "calibration-a4.pdf").read_bytes()[:4] == b"%PDF"
+    manifest = json.loads((out / "calibration-a4.json").read_text())
+    assert manifest["files"][0]["path"] == str(out / "calibration-a4.pdf")
+
+
+# ------------------------------------------------------------------ names
+
+
+def test_i18n_add_refuses_a_code_with_a_newline(tmp_path):
+    root = mini(tmp_path / "p")
+    before = (root / GAME).read_text()
+    result = run_pnp(root, "i18n", "add", "mini", "fr\n")
+    assert result.returncode == 2
+    line = one_line(result)
+    assert "'fr\\n'" in line and "language" in line, line
+    assert (root / GAME).read_text() == before
+    assert run_pnp(root, "check").returncode == 0
+
+
+def test_new_refuses_a_game_id_with_a_newline(tmp_path):
+    root = mini(tmp_path / "p")
+    result = run_pnp(root, "new", "ok\n")
+    assert result.returncode == 2
+    one_line(result)
+    assert sorted(p.name for p in (root / "content").iterdir()) == ["mini"]
+
+
+# ------------------------------------------------------------------ 2. the watch server
+
+
+@pytest.fixture
+def served(tmp_path):
+    """The watch server on a free port over a game's output folder holding a preview, a PDF,
+    a symlink to / (`leak`), a symlinked file, a FIFO and a dot file."""
+    import threading
+
+    from generator.commands import watch
+
+    folder = tmp_path / "p/output/mini"
+    (folder / "preview").mkdir(parents=True)
+    (folder / "preview/index.html").write_text("<html>preview</html>")
+    (folder / "en").mkdir()
+    (folder / "en/cards-a4.pdf").write_bytes(b"%PDF-1.7 cards")
+    (folder / "leak").symlink_to("/")
+    (folder / "preview/secret.txt").symlink_to(tmp_path / "outside-secret.txt")
+    (tmp_path / "outside-secret.txt").write_text("TOP SECRET")
+    os.mkfifo(folder / "preview/pipe.html")
+    (folder / ".pnp-cache").mkdir()
+    (folder / ".pnp-cache/x.json").write_text("{}")
+    before = threading.active_count()
+    server = watch.serve(folder, 0, watch.Reloads())
+    yield server.server_address[1], before
+    server.shutdown()
+    server.server_close()
+
+
+def _get(port, path, host=None):
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.putrequest("GET", path, skip_host=True, skip_accept_encoding=True)
+    conn.putheader("Host", host or f"127.0.0.1:{port}")
+    conn.endheaders()
+    response = conn.getresponse()
+    body = response.read()
+    conn.close()
+    return response.status, body
+
+
+def test_watch_serves_the_preview_and_the_kit(served):
+    port, _ = served
+    assert _get(port, "/preview/index.html") == (200, b"<html>preview</html>")
+    assert _get(port, "/en/cards-a4.pdf", f"localhost:{port}") == (200, b"%PDF-1.7 cards")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/leak/etc/passwd",
+        "/leak/",
+        "/preview/secret.txt",
+        "/preview/",
+        "/en/",
+        "/preview/pipe.html",
+        "/.pnp-cache/x.json",
+        "/preview/../../../outside-secret.txt",
+        "/preview/%2e%2e/%2e%2e/%2e%2e/outside-secret.txt",
+    ],
+)
+def test_watch_serves_no_symlink_folder_fifo_or_escape(served, path):
+    port, _ = served
+    status, body = _get(port, path)
+    assert status in (400, 404), (status, body[:200])
+    assert b"root:" not in body and b"TOP SECRET" not in body and b"Directory listing" not in body
+
+
+@pytest.mark.parametrize("host", ["evil.example:{port}", "127.0.0.1:1", "localhost", ""])
+def test_watch_refuses_a_foreign_host_header(served, host):
+    """DNS rebinding: a web page's own name pointed at 127.0.0.1 sends its Host header."""
+    port, _ = served
+    status, body = _get(port, "/preview/index.html", host.format(port=port) or " ")
+    assert status == 403 and b"preview" not in body
+
+
+@pytest.mark.parametrize("path", ["/preview/%00", "/a%00b/index.html", "/%ff%fe", "/x\\..\\y"])
+def test_watch_answers_a_bad_url_with_400_and_no_traceback(served, path, capfd):
+    port, _ = served
+    status, _body = _get(port, path)
+    assert status in (400, 404)
+    if "%00" in path:
+        assert status == 400
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_watch_caps_connections_and_drops_idle_ones(served, monkeypatch):
+    import socket
+    import threading
+
+    from generator.commands import watch
+
+    port, before = served
+    idle = []
+    for _ in range(200):
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        idle.append(s)
+    time.sleep(1)
+    assert threading.active_count() - before <= watch.MAX_CONNECTIONS + 2
+    # Past the cap, a connection is closed at once; within it, after the idle time.
+    deadline = time.monotonic() + watch.IDLE_SECONDS + 10
+    closed = 0
+    for s in idle:
+        s.settimeout(max(0.1, deadline - time.monotonic()))
+        try:
+            closed += s.recv(1) == b""
+        except (TimeoutError, ConnectionResetError):
+            closed += 0
+        s.close()
+    assert closed == len(idle)
+    time.sleep(0.5)
+    assert _get(port, "/preview/index.html")[0] == 200  # and it still serves
+
+
+def test_watch_on_a_busy_port_fails_before_building(tmp_path):
+    import socket
+
+    root = mini(tmp_path / "p")
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    port = busy.getsockname()[1]
+    try:
+        started = time.monotonic()
+        result = run_pnp(root, "watch", "mini", "--port", str(port))
+        assert time.monotonic() - started < 5
+    finally:
+        busy.close()
+    assert result.returncode == 2
+    assert f"--port {port}" in one_line(result)
+    assert not list((root / "output").rglob("*.pdf"))
+
+
+def test_watch_does_not_enter_a_symlinked_folder(tmp_path):
+    from generator.commands.watch import watched_folders
+
+    root = mini(tmp_path / "p")
+    (root / "content/mini/art/usr").symlink_to("/usr")
+    (root / "content/mini/art/real").mkdir()
+    folders = watched_folders(root / "content/mini", root / "templates")
+    assert root / "content/mini/art/real" in folders
+    assert all(not str(f).startswith(str(root / "content/mini/art/usr")) for f in folders)
+    assert len(folders) < 50
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
+def test_ctrl_c_during_a_watch_cycle_prints_no_traceback(tmp_path):
+    root = _big(mini(tmp_path / "p"), decks=1, cards=100)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "generator", "--root", str(root), "watch", "big", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+    lines = []
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            lines.append(line)
+            if "rebuilt in" in line or not line:
+                break
+        time.sleep(2)  # the watch starts once the first cycle is done
+        deck = root / "content/big/components/d0.yaml"
+        deck.write_text(deck.read_text().replace("Deck 0", "Deck zero"))
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            lines.append(line)
+            if "changed:" in line or not line:
+                break
+        time.sleep(1.0)  # inside the cycle (loading, checking, 200 faces: several seconds)
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    text = "".join(lines) + out
+    assert "Traceback" not in text, text
+    assert text.rstrip().endswith("pnp watch: stopped"), text
+
+
+# ------------------------------------------------------------------ 3. a translator's PO
+
+
+@pytest.mark.parametrize(
+    "msgstr",
+    [
+        "{{ ('x' * 90000) ~ ('x' * 90000) }}",
+        "Carta {{ 'x' * 99999 }}",
+    ],
+)
+def test_a_po_msgstr_brings_no_jinja_the_source_has_not(tmp_path, msgstr):
+    import polib
+
+    root = mini(tmp_path / "p")
+    path = tmp_path / "es.po"
+    run_pnp(root, "i18n", "export", "mini", "--lang", "es", "-o", str(path), check=True)
+    po = polib.pofile(str(path))
+    plain = next(e for e in po if "{" not in e.msgid and e.msgctxt.startswith("components/"))
+    plain.msgstr = msgstr
+    po.save(str(path))
+    before = {p: p.read_bytes() for p in (root / "content").rglob("*") if p.is_file()}
+    result = run_pnp(root, "i18n", "import", "mini", str(path))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"[po-placeholder] entry '{plain.msgctxt}'" in result.stderr
+    assert {p: p.read_bytes() for p in (root / "content").rglob("*") if p.is_file()} == before
+
+
+@pytest.mark.parametrize("second", ["Rapide", "Vite"])
+def test_a_po_translation_of_a_shared_yaml_anchor_is_written_once(tmp_path, second):
+    """`tag2: *tag` shares `tag`'s mapping: main wrote `fr:` into it twice (a duplicate key)."""
+    import polib
+
+    root = mini(tmp_path / "p")
+    edit(root, COMP, "items:", "  tag: &tag {en: Fast, es: Rápida}\n  tag2: *tag\nitems:")
+    edit(root, GAME, "languages: [en, es]", "languages: [en, es, fr]")
+    path = tmp_path / "fr.po"
+    run_pnp(root, "i18n", "export", "mini", "--lang", "fr", "-o", str(path), check=True)
+    po = polib.pofile(str(path))
+    for e in po:
+        if e.msgctxt.endswith(":data.tag"):
+            e.msgstr = "Rapide"
+        elif e.msgctxt.endswith(":data.tag2"):
+            e.msgstr = second
+    po.save(str(path))
+    before = (root / COMP).read_text()
+    result = run_pnp(root, "i18n", "import", "mini", str(path), "--lang", "fr")
+    if second == "Rapide":
+        assert result.returncode == 0, result.stdout + result.stderr
+        text = (root / COMP).read_text()
+        assert text.count("fr: Rapide") == 1, text
+        import yaml
+
+        data = yaml.safe_load(text)["data"]
+        assert data["tag"]["fr"] == data["tag2"]["fr"] == "Rapide"
+    else:
+        assert result.returncode == 2
+        line = one_line(result)
+        assert f"{COMP}:" in line and "one YAML anchor" in line, line
+        assert (root / COMP).read_text() == before
+
+
+# ------------------------------------------------------------------ 5. freshness
+
+
+def _same_size_and_mtime(path, old, new):
+    """Edit `path` as a tool that restores the modification time would (rsync -t, an editor)."""
+    info = path.stat()
+    text = path.read_text()
+    assert old in text and len(old) == len(new)
+    path.write_text(text.replace(old, new))
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert path.stat().st_size == info.st_size
+
+
+def test_a_big_data_file_edited_keeping_size_and_mtime_is_rebuilt(tmp_path, monkeypatch):
+    from pypdf import PdfReader
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))  # the model cache on
+    root = mini(tmp_path / "p")
+    comp = root / COMP
+    comp.write_text(comp.read_text() + "# " + "padding " * 80_000 + "\n")  # over 512 KiB
+    edit(root, GAME, "languages: [en, es]", "languages: [en]")
+    run_pnp(root, "print", "-j", "1", check=True)
+    _same_size_and_mtime(comp, '"Hits {{', '"Zaps {{')
+    result = run_pnp(root, "print", "-j", "1", check=True)
+    assert "0 of" not in result.stderr + result.stdout, result.stderr
+    text = PdfReader(root / "output/mini/en/cards-a4.pdf").pages[0].extract_text()
+    assert "Zaps" in text and "Hits" not in text
+
+
+def test_big_art_edited_keeping_size_and_mtime_is_redrawn(tmp_path, monkeypatch):
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    root = mini(tmp_path / "p")
+    art = root / "content/mini/art/star.svg"
+    art.write_text(art.read_text().replace("</svg>", "<!-- " + "x" * 600_000 + " --></svg>"))
+    edit(root, GAME, "languages: [en, es]", "languages: [en]")
+    run_pnp(root, "print", "-j", "1", check=True)
+    pdf = root / "output/mini/en/cards-a4.pdf"
+    before = pdf.read_bytes()
+    _same_size_and_mtime(art, 'fill="#222"', 'fill="#d22"')
+    run_pnp(root, "print", "-j", "1", check=True)
+    assert pdf.read_bytes() != before
+
+
+PY_C = [sys.executable, "-c"]
+_CTRL_C_AT_SYNC = """
+import os, signal, sys, tempfile
+import generator.fsio as fsio
+real = tempfile.mkstemp
+def mkstemp(*args, **kw):
+    fd, name = real(*args, **kw)
+    if "i18n-sync" in name:
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C as the last file is being written
+    return fd, name
+fsio.tempfile = type("T", (), {"mkstemp": staticmethod(mkstemp)})
+from generator.commands.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_ctrl_c_late_in_an_i18n_import_leaves_all_files_or_none(tmp_path):
+    import polib
+
+    root = mini(tmp_path / "p")
+    path = tmp_path / "es.po"
+    run_pnp(root, "i18n", "export", "mini", "--lang", "es", "-o", str(path), check=True)
+    po = polib.pofile(str(path))
+    name = next(e for e in po if e.msgctxt.endswith("cards.yaml:name"))
+    name.msgstr = "Naipe"
+    po.save(str(path))
+    sync = root / "content/mini/rules/i18n-sync.yaml"
+    before = (root / COMP).read_text(), sync.read_text() if sync.exists() else None
+    proc = subprocess.run(
+        [*PY_C, _CTRL_C_AT_SYNC, "--root", str(root), "i18n", "import", "mini", str(path)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        cwd=root,
+        timeout=120,
+    )
+    assert proc.returncode == 130, proc.stdout + proc.stderr
+    assert "no partial files left" in proc.stderr
+    after = (root / COMP).read_text(), sync.read_text() if sync.exists() else None
+    if after != before:  # then every file is new: the YAML and the sync record alike
+        assert "Naipe" in after[0]
+        assert after[1] is not None and after[1] != before[1], "YAML new, sync record old"
+        assert "cards.yaml:name" in after[1]
+    assert not list(root.rglob(".*.pnp-*.tmp")) and not list(root.rglob(".*.tmp"))
+
+
+# ------------------------------------------------------------------ 4. the packer terminates
+
+
+@pytest.mark.parametrize("side", [-20.0, 0.0, math.nan])
+def test_the_packer_refuses_a_piece_of_no_size_instead_of_looping(side):
+    """A negative diameter (which check let through) made packing._fill loop forever: rows
+    moved up instead of down. The model refuses it now; the packer refuses it too."""
+    from types import SimpleNamespace
+
+    from generator.impose import grid, packing
+
+    lat = packing.Lattice(side, side, side, side, 0.0, False)
+    band = SimpleNamespace(ring=0.0, gap=0.0)
+    previous = signal.signal(signal.SIGALRM, lambda *a: (_ for _ in ()).throw(TimeoutError()))
+    signal.alarm(10)
+    try:
+        with pytest.raises(ValueError, match=r"no size|not finite"):
+            packing._fill(band, lat, grid.Rect(0, 0, 500, 800), [1, 2, 3], 0)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

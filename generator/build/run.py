@@ -353,7 +353,7 @@ def run_target(root: str, target: Target, options: Options) -> dict:
     content = loaded.get(target.game)
     if content is None:
         content = loaded[target.game] = load_game(project, target.game)
-    out = project.root / target.path
+    out = fsio.output_path(project.root, target.path)
     if target.kind in ("rulebook", "bilingual-rulebook"):
         return _run_rulebook(content, target, out)
     return _run_export(project, content, target, options)
@@ -610,11 +610,28 @@ def _sweep_temporaries(project: Project, games) -> None:
     """Remove the temporary files of an unfinished write: a kill's leftovers at the start of a
     build, or those of a write that Ctrl-C cut between creating its file and guarding it."""
     for game in games:
-        folder = project.output / game
-        for stale in folder.rglob(".*.tmp") if folder.is_dir() else ():
-            stale.unlink(missing_ok=True)
+        try:  # never through a symlinked output/ or output/<game>: those are refused anyway
+            fsio.output_path(project.root, f"output/{game}/x")
+            fsio.output_path(project.root, f"output/.pnp-cache/{game}.json")
+        except ContentError:
+            continue
+        fsio.sweep_temporaries(project.output / game)
         for stale in state_path(project, game).parent.glob(f".{game}.*.tmp"):
-            stale.unlink(missing_ok=True)  # a build record being written
+            if fsio.is_temporary(stale) and not stale.is_symlink():
+                stale.unlink(missing_ok=True)  # a build record being written
+
+
+def _check_outputs(project: Project, plans: dict) -> None:
+    """Every path the build will write, made of plain names and inside the real output/
+    (fsio.output_path): checked before anything is written or swept."""
+    for game, targets in plans.items():
+        fsio.output_path(project.root, f"output/{game}/build-manifest.json")
+        fsio.output_path(project.root, f"output/.pnp-cache/{game}.json")
+        for t in targets:
+            for rel in t.files:
+                if not rel.startswith(f"output/{game}/"):
+                    raise ContentError(f"{rel}: outside output/{game}/", code="path-refused")
+                fsio.output_path(project.root, rel)
 
 
 def _intact(project: Project, t: Target, known: dict) -> bool:
@@ -658,6 +675,7 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
         content.id: [t for t in plan_targets(project, content, options) if _wanted(content, t)]
         for content in games
     }
+    _check_outputs(project, plans)
     # Leftovers of a build that was killed: we hold the lock, so no one else is writing them.
     _sweep_temporaries(project, plans)
     todo: list[Target] = []
@@ -888,7 +906,7 @@ def build_guides(
                     default=str,
                 ).encode()
             ).hexdigest()
-            out = project.root / rel_path
+            out = fsio.output_path(project.root, rel_path)
             known = state.targets.get(rel_path)
             if (
                 options.force

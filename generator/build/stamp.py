@@ -34,7 +34,7 @@ def path(project: Project, game: str) -> Path:
 
 
 def inputs_digest(project: Project, game: str) -> str:
-    """Everything a build of `game` can read, by content (big files by size and time)."""
+    """Everything a build of `game` can read, by content (project.digest_tree)."""
     h = hashlib.sha256(f"{FORMAT}\0{code_digest()}\0{project.root.resolve()}\0{game}".encode())
     folders = [("game", project.game_dir(game)), ("templates", project.templates)]
     if not project.own_defaults:

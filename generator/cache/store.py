@@ -44,6 +44,7 @@ KINDS: dict[str, Kind] = {
     "digests": Kind("digests of YAML files' strings per language (one per file)", 20_000),
     "fonts": Kind("parsed TrueType fonts (by the font's bytes)", 200),
     "templates": Kind("compiled Jinja templates (by their source)", 4000),
+    "content": Kind("digests of big files' bytes (by device, inode, size, mtime, ctime)", 20_000),
 }
 
 

@@ -67,6 +67,14 @@ def check_game(content: GameContent, grouped: bool = True) -> list[Finding]:
             f.file = rel(f.file, root)
     if grouped:
         findings = _one_per_art_file(findings)
+        seen: set[tuple] = set()  # two checks that reach the same fault say it once
+        unique = []
+        for f in findings:
+            key = (f.severity, f.code, f.file, f.line, f.message, f.lang)
+            if key not in seen:
+                seen.add(key)
+                unique.append(f)
+        findings = unique
     findings = drafts.soften(content, findings)  # a draft language's errors are warnings
     return apply(
         content.dir, collapse(findings) if grouped else findings, content.project.root, content.id

@@ -22,8 +22,8 @@ from generator.errors import ContentError, Finding, rel
 from generator.load.content import GameContent
 from generator.load.layouts import game_store
 
-_CODE = re.compile(r"^[a-z]{2,3}(-[a-z]{2})?$")
-_ISO = re.compile(r"^[a-z]{2}$")
+_CODE = re.compile(r"^[a-z]{2,3}(-[a-z]{2})?\Z")
+_ISO = re.compile(r"^[a-z]{2}\Z")
 
 
 def check(content: GameContent) -> list[Finding]:

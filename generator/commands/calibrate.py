@@ -13,7 +13,9 @@ Positions are in mm from the page's bottom-left; `marks()` returns them for the 
 
 from __future__ import annotations
 
+import io
 import json
+import os
 from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
@@ -92,26 +94,31 @@ def write_calibration(project: Project, paper: str, duplex: str, out_dir: Path) 
     face = fontbook(project.fonts).default
     out_dir.mkdir(parents=True, exist_ok=True)
     pdf = out_dir / f"calibration-{paper}.pdf"
-    with fsio.atomic_path(pdf) as tmp:
-        _draw(tmp, (W, H), spec, paper, duplex, face.name)
-    rel_path = pdf.resolve().relative_to(project.root.resolve()).as_posix()
+    drawn = io.BytesIO()
+    _draw(drawn, (W, H), spec, paper, duplex, face.name)
+    fsio.write_user_file(pdf, drawn.getvalue(), "--out")  # a FIFO there is written through
+    try:
+        rel_path = pdf.resolve().relative_to(project.root.resolve()).as_posix()
+    except ValueError:  # --out outside the project: named as the user gave it
+        rel_path = os.path.abspath(pdf)
     manifest = {
         "files": [
             {"path": rel_path, "kind": "calibration", "paper": paper, "pages": 2, "duplex": duplex}
         ],
         "marks": spec,
     }
-    fsio.write_bytes(
+    fsio.write_user_file(
         out_dir / f"calibration-{paper}.json",
         json.dumps(manifest, ensure_ascii=False, indent=1).encode(),
+        "--out",
     )
     return manifest
 
 
-def _draw(tmp: Path, size, spec: dict, paper: str, duplex: str, font: str) -> None:
+def _draw(tmp, size, spec: dict, paper: str, duplex: str, font: str) -> None:
     """The two pages: scales on the front, pointers on the back, each page saying which it is."""
     W, H = size
-    c = Canvas(str(tmp), pagesize=(W, H), invariant=1, initialFontName=font)
+    c = Canvas(tmp, pagesize=(W, H), invariant=1, initialFontName=font)
     c.setTitle(f"pnp calibration sheet ({paper}, {duplex})")
     c.setCreator("pnp")
     c.setAuthor("pnp")

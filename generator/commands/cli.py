@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import NoReturn
 
-from generator import session
+from generator import fsio, session
 from generator.errors import ContentError, Finding, rel
 from generator.units import parse_offset
 
@@ -393,13 +393,15 @@ def cmd_render(project, args) -> int:
     (content,) = _load(project, [args.game])
     ref = find_face(content, args.component, args.item, args.lang, args.side)
     bleed = settings_for(content, ref.comp, Options()).bleed.points
-    out = args.out or (
-        project.output
-        / content.id
-        / "render"
-        / f"{ref.comp.id}-{ref.item.id}-{ref.lang}-{ref.side}.png"
+    if args.out is not None and str(args.out) in ("", "."):
+        raise ContentError("-o: an empty path names no file", code="usage", hint="e.g. -o face.png")
+    out = args.out or fsio.output_path(
+        project.root,
+        f"output/{content.id}/render/{ref.comp.id}-{ref.item.id}-{ref.lang}-{ref.side}.png",
     )
-    if out.suffix.lower() not in (".png", ".pdf"):
+    if args.out is not None:
+        fsio.user_target(out)  # a folder is refused before drawing, a FIFO written through
+    if out.suffix.lower() not in (".png", ".pdf") or not out.name:
         raise ContentError(
             f"-o {out.name}: pnp renders a face to .png or .pdf",
             code="usage",
@@ -671,7 +673,11 @@ def cmd_calibrate(project, args) -> int:
     # command needs these.
     from generator.commands.calibrate import write_calibration
 
-    out_dir = args.out or project.output / "calibration"
+    if args.out is not None and str(args.out) in ("", "."):
+        raise ContentError("--out: an empty path names no folder", code="usage")
+    if args.out is not None and args.out.exists() and not args.out.is_dir():
+        raise ContentError("--out: not a folder", args.out, code="usage")
+    out_dir = args.out or fsio.output_path(project.root, "output/calibration/x").parent
     manifest = write_calibration(project, args.paper, args.duplex, out_dir)
     print(manifest["files"][0]["path"])
     print(
@@ -782,6 +788,7 @@ def main(argv=None) -> int:
                 return cache.run(found, args)
         project = Project(args.root.resolve()) if args.root else find_project()
         root = project.root
+        fsio.check_output_tree(project.root)  # a symlink there would send writes elsewhere
 
         command = {
             "print": cmd_print,

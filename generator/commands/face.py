@@ -14,7 +14,7 @@ from pathlib import Path
 
 from generator.check import check_face
 from generator.errors import ContentError, Finding, rel
-from generator.fsio import write_bytes
+from generator.fsio import write_user_file
 from generator.load.content import ComponentSpec, GameContent, ItemSpec
 from generator.load.shapes import clip_to
 from generator.render.engine import FaceRenderer
@@ -136,10 +136,8 @@ def save_face(content: GameContent, ref: FaceRef, out: Path, dpi: float, bleed_p
     """Write the face to `out`: PDF when it ends in .pdf, PNG otherwise (atomic)."""
     pdf = face_pdf(content, ref, bleed_pt)
     if out.suffix.lower() == ".pdf":
-        write_bytes(out, pdf)
-        return out
+        return write_user_file(out, pdf)
     image = rasterise(pdf, dpi)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", dpi=(dpi, dpi), compress_level=3)
-    write_bytes(out, buffer.getvalue())
-    return out
+    return write_user_file(out, buffer.getvalue())

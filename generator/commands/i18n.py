@@ -11,6 +11,7 @@ import yaml
 from generator.check.segments import pair
 from generator.commands.i18n_context import write_pictures
 from generator.errors import ContentError, Finding
+from generator.fsio import output_path
 from generator.fsio import write_bytes as atomic_write
 from generator.i18n import drafts, po, tracking
 from generator.i18n.segments import all_segments, source_language
@@ -219,7 +220,10 @@ def approve(project, args, load) -> int:
 
 
 def _default_po(project, game: str, lang: str | None) -> Path:
-    return project.output / "i18n" / (f"{game}.{lang}.po" if lang else f"{game}.pot")
+
+    return output_path(
+        project.root, f"output/i18n/{game}.{lang}.po" if lang else f"output/i18n/{game}.pot"
+    )
 
 
 def export(project, args, load) -> int:

@@ -22,7 +22,7 @@ from generator.errors import ContentError
 from generator.load import languages
 from generator.load.project import Project
 
-GAME_ID = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
+GAME_ID = re.compile(r"^[a-z][a-z0-9-]{0,39}\Z")
 _PER_LANG = re.compile(r"\$\$([a-z_]+)")
 
 

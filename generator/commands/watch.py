@@ -11,13 +11,16 @@ reloads itself when a cycle has finished.
 
 from __future__ import annotations
 
+import mimetypes
 import multiprocessing
+import os
+import stat
 import sys
 import threading
 import time
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from generator import session
 
@@ -27,6 +30,7 @@ from generator.build import run as build
 from generator.check import check_game
 from generator.commands.preview import write_error_page, write_preview
 from generator.errors import ContentError
+from generator.limits import LIMITS
 from generator.load.content import load_game
 from generator.load.project import Project
 from generator.render import engine  # noqa: F401
@@ -52,14 +56,61 @@ class Reloads:
             return self.generation
 
 
+MAX_CONNECTIONS = 32  # at once; more are closed at once (a thread each)
+IDLE_SECONDS = 10.0  # a connection that sends no request in this time is closed
+
+
 def _handler(root: Path, reloads: Reloads):
-    class Handler(SimpleHTTPRequestHandler):
+    class Handler(BaseHTTPRequestHandler):
+        """Regular files under `root` only: no symlink followed, no folder listed, no other
+        Host than 127.0.0.1 or localhost with this server's port (DNS rebinding)."""
+
+        timeout = IDLE_SECONDS  # socket timeout: an idle connection is dropped
+        protocol_version = "HTTP/1.0"
+
+        def do_HEAD(self) -> None:
+            self._answer(body=False)
+
         def do_GET(self) -> None:
-            if self.path.split("?")[0] != "/events":
-                return super().do_GET()
+            self._answer(body=True)
+
+        def _answer(self, body: bool) -> None:
+            port = self.server.server_address[1]  # type: ignore[index]
+            if self.headers.get("Host", "") not in (f"{HOST}:{port}", f"localhost:{port}"):
+                return self._refuse(403, "wrong Host")
+            parts = _url_parts(self.path)
+            if parts is None:
+                return self._refuse(400, "bad URL")
+            if parts == ["events"] and body:
+                return self._events()
+            if not parts:
+                self.send_response(302)
+                self.send_header("Location", "/preview/index.html")
+                self.end_headers()
+                return None
+            data = _read_regular(root, parts)
+            if data is None:
+                return self._refuse(404, "not found")
+            self.send_response(200)
+            kind = mimetypes.guess_type(parts[-1])[0] or "application/octet-stream"
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            if body:
+                self.wfile.write(data)
+            return None
+
+        def _refuse(self, code: int, text: str) -> None:
+            data = text.encode() + b"\n"
+            self.send_response(code)
+            self.send_header("Content-Type", "text/plain; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def _events(self) -> None:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-store")
             self.end_headers()
             seen = reloads.generation
             try:
@@ -71,7 +122,7 @@ def _handler(root: Path, reloads: Reloads):
                     seen = now
                     self.wfile.write(message)
                     self.wfile.flush()
-            except (BrokenPipeError, ConnectionResetError, OSError):
+            except OSError:
                 return
 
         def end_headers(self) -> None:
@@ -81,15 +132,136 @@ def _handler(root: Path, reloads: Reloads):
         def log_message(self, format: str, *args) -> None:  # quiet: the terminal is for pnp
             pass
 
-    return partial(Handler, directory=str(root))
+    return Handler
 
 
-def serve(root: Path, port: int, reloads: Reloads) -> ThreadingHTTPServer:
+def _url_parts(path: str) -> list[str] | None:
+    """The URL's path as plain names, or None for a URL no file has: a NUL, a bad escape, a
+    '..', a backslash, a dot file."""
+    raw = urlsplit(path).path
+    if not raw.startswith("/"):
+        return None
+    try:
+        text = unquote(raw, errors="strict")
+    except UnicodeDecodeError:
+        return None
+    parts = [p for p in text.split("/") if p]
+    for part in parts:
+        if part.startswith(".") or "\\" in part or any(ord(c) < 32 for c in part):
+            return None
+    return parts
+
+
+def _read_regular(root: Path, parts: list[str]) -> bytes | None:
+    """The bytes of root/parts when every step is a real folder and the last a regular file:
+    each component is opened without following a symlink, and without blocking on a FIFO."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        fd = os.open(root, flags | os.O_DIRECTORY)
+    except OSError:
+        return None
+    try:
+        for part in parts[:-1]:
+            next_fd = os.open(part, flags | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = next_fd
+        leaf = os.open(parts[-1], flags | os.O_NONBLOCK, dir_fd=fd)
+        try:
+            info = os.fstat(leaf)
+            if not stat.S_ISREG(info.st_mode) or info.st_size > LIMITS.files.art_bytes * 4:
+                return None
+            with os.fdopen(leaf, "rb", closefd=False) as fh:
+                return fh.read()
+        finally:
+            os.close(leaf)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+class _Server(ThreadingHTTPServer):
+    """At most MAX_CONNECTIONS at once (each holds a thread): more are closed at once."""
+
+    daemon_threads = True
+
+    def __init__(self, *args, **kwargs) -> None:
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        super().__init__(*args, **kwargs)
+
+    def process_request(self, request, client_address) -> None:
+        if not self.slots.acquire(blocking=False):
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+    def handle_error(self, request, client_address) -> None:
+        pass  # a client gone mid-answer is not the designer's problem
+
+
+def bind(port: int) -> _Server:
+    """The server bound to 127.0.0.1:port (0: any free port), not yet serving: a busy port is
+    an error at once, before anything is built."""
+
+    try:
+        return _Server((HOST, port), _handler(Path("."), Reloads()))
+    except OSError as exc:
+        raise ContentError(
+            f"--port {port}: cannot listen on {HOST} ({exc.strerror})",
+            code="usage",
+            hint="another program uses it: pick another --port, or 0 for any free one",
+        ) from None
+
+
+def serve(root: Path, port: int, reloads: Reloads, server: _Server | None = None) -> _Server:
     """Serve `root` on 127.0.0.1:port (0: any free port) in a background thread."""
-    server = ThreadingHTTPServer((HOST, port), _handler(root, reloads))
-    server.daemon_threads = True
+    server = server or bind(port)
+    server.RequestHandlerClass = _handler(root, reloads)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
+
+
+def _snapshot(folders: list[Path]) -> dict[str, tuple[int, int]]:
+    """Size and modification time of every file directly in `folders` (no symlink followed)."""
+    out = {}
+    for folder in folders:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_file(follow_symlinks=False):
+                    info = entry.stat(follow_symlinks=False)
+                    out[entry.path] = (info.st_mtime_ns, info.st_size)
+            except OSError:
+                continue
+    return out
+
+
+def watched_folders(*tops: Path) -> list[Path]:
+    """Every real folder under `tops`: a symlinked folder is never entered (it may point at
+    /usr, or out of the project), nor are hidden ones (.git)."""
+    out = []
+    for top in tops:
+        if os.path.islink(top) or not top.is_dir():
+            continue
+        for here, dirs, _files in os.walk(top):  # followlinks=False
+            dirs[:] = sorted(
+                d for d in dirs if not d.startswith(".") and not os.path.islink(Path(here) / d)
+            )
+            out.append(Path(here))
+    return out
 
 
 def cycle(root: str, game: str, jobs: int, refreshed=lambda: None) -> int:
@@ -183,6 +355,8 @@ def _child(root: str, game: str, jobs: int, send) -> None:
     try:
         with session.new():  # a cycle is one command: nothing cached from the watcher's past
             code = cycle(root, game, jobs, lambda: send.send("refreshed"))
+    except KeyboardInterrupt:  # Ctrl-C reaches the whole process group: the watcher says it
+        code = 130
     except Exception as exc:  # a bug in pnp must not end the watch
         print(f"pnp watch: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         code = 2
@@ -198,21 +372,49 @@ def watch(project: Project, game: str, port: int, jobs: int, once: bool = False)
     folder = project.output / game
     (folder / "preview").mkdir(parents=True, exist_ok=True)
     reloads = Reloads()
-    _run_cycle(project.root, game, jobs, reloads)
-    if once:
-        return 0
-    server = serve(folder, port, reloads)
-    url = f"http://{HOST}:{server.server_address[1]}/preview/index.html"
-    print(f"pnp watch: {game}: open {url} (Ctrl-C stops)", flush=True)
-    watched = [project.game_dir(game), *([project.templates] if project.templates.is_dir() else [])]
+    server = None if once else bind(port)  # a busy port fails now, not after a build
+    serving = False
     try:
-        for changes in watch_files(*watched, debounce=150, step=50):
-            names = sorted({Path(p).name for _, p in changes})
-            print(f"pnp watch: changed: {', '.join(names[:5])}", flush=True)
-            _run_cycle(project.root, game, jobs, reloads)
+        if server is not None:
+            if not (folder / "preview" / "index.html").exists():
+                # served at once; its script reloads it when the first cycle is done
+                write_error_page(folder / "preview", game, "building the first preview...")
+            serve(folder, port, reloads, server)
+            serving = True
+            url = f"http://{HOST}:{server.server_address[1]}/preview/index.html"
+            print(f"pnp watch: {game}: open {url} (Ctrl-C stops)", flush=True)
+        tops = (project.game_dir(game), project.templates)
+        before = _snapshot(watched_folders(*tops))
+        _run_cycle(project.root, game, jobs, reloads)
+        if once:
+            return 0
+        # Real folders only, each watched on its own (a symlinked one is never entered); listed
+        # again after each cycle, and the watch restarted when a folder came or went. A save
+        # made while no watch was running (the first cycle, a restart) is caught up first.
+        watched = watched_folders(*tops)
+        while True:
+            now = _snapshot(watched)
+            if now != before:
+                print("pnp watch: changed while building", flush=True)
+                before = now
+                _run_cycle(project.root, game, jobs, reloads)
+                watched = watched_folders(*tops)
+                continue
+            for changes in watch_files(*watched, debounce=150, step=50, recursive=False):
+                names = sorted({Path(p).name for _, p in changes})
+                print(f"pnp watch: changed: {', '.join(names[:5])}", flush=True)
+                before = _snapshot(watched)  # what this cycle reads
+                _run_cycle(project.root, game, jobs, reloads)
+                folders = watched_folders(*tops)
+                if folders != watched:  # restart; a save during the cycle is caught up above
+                    watched = folders
+                    break
     except KeyboardInterrupt:
         pass
     finally:
-        server.shutdown()
+        if server is not None:
+            if serving:
+                server.shutdown()
+            server.server_close()
     print("pnp watch: stopped", flush=True)
     return 0

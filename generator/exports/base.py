@@ -98,7 +98,7 @@ class Outputs:
             raise ValueError(f"exporter wrote {rel}, which its plan did not name")
         if rel in self.written:
             raise ValueError(f"exporter wrote {rel} twice")
-        tmp = self._stack.enter_context(fsio.atomic_path(self.root / rel))
+        tmp = self._stack.enter_context(fsio.atomic_path(fsio.output_path(self.root, rel)))
         self.written[rel] = tmp
         return tmp
 

@@ -10,6 +10,7 @@ import yaml
 
 from generator import exports
 from generator.errors import ContentError, Finding
+from generator.fsio import check_name
 from generator.load.content import print_settings
 from generator.load.project import Project
 from generator.units import MM, parse_length
@@ -42,21 +43,44 @@ def preset_sizes(project: Project, preset: str) -> list[ShopSize]:
             code="unknown-preset",
             hint="presets: " + (", ".join(sorted(data)) or "none (templates/printers.yaml)"),
         )
+    check_name(preset, "print-shop preset", path, key="preset")  # png-<preset>/ is a folder
     shop = data[preset]
+    try:
+        return _sizes(shop)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ContentError(
+            f"print-shop preset '{preset}' is malformed: {exc}",
+            path,
+            key=f"{preset}.{getattr(exc, 'key', '')}".rstrip("."),
+            code="schema",
+            hint="each preset needs name, dpi (1..2400) and sizes with trim {w, h}, bleed and "
+            "px [w, h] (1..20000 each)",
+        ) from None
+
+
+def _sizes(shop: dict) -> list[ShopSize]:
+    """The sizes of one preset, every number positive, finite and bounded."""
+    dpi = shop["dpi"]
+    if isinstance(dpi, bool) or not isinstance(dpi, int) or not 1 <= dpi <= 2400:
+        raise ValueError(f"dpi {dpi!r} is not a whole number in 1..2400")
     tolerance = parse_length(shop.get("tolerance", "1mm")).points
+    if not tolerance >= 0:
+        raise ValueError("tolerance is negative")
+    if not isinstance(shop["sizes"], dict) or not shop["sizes"]:
+        raise ValueError("it has no sizes")
     out = []
     for name, size in shop["sizes"].items():
-        out.append(
-            ShopSize(
-                shop["name"],
-                name,
-                (parse_length(size["trim"]["w"]).points, parse_length(size["trim"]["h"]).points),
-                parse_length(size["bleed"]).points,
-                (int(size["px"][0]), int(size["px"][1])),
-                int(shop["dpi"]),
-                tolerance,
-            )
-        )
+        trim = (parse_length(size["trim"]["w"]).points, parse_length(size["trim"]["h"]).points)
+        bleed = parse_length(size["bleed"]).points
+        px = size["px"]
+        if not isinstance(px, list) or len(px) != 2:
+            raise ValueError(f"{name}: px is not [w, h]")
+        for v in px:
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 20000:
+                raise ValueError(f"{name}: px {v!r} is not a whole number in 1..20000")
+        if not all(0 < v < 5000 * MM for v in trim) or not 0 <= bleed <= 20 * MM:
+            raise ValueError(f"{name}: trim or bleed out of range")
+        out.append(ShopSize(str(shop["name"]), name, trim, bleed, (px[0], px[1]), dpi, tolerance))
     return out
 
 

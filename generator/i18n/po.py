@@ -33,6 +33,7 @@ from jinja2 import meta
 from yaml.nodes import MappingNode, ScalarNode
 
 from generator.errors import ContentError, Finding
+from generator.fsio import interrupt_deferred, write_user_file
 from generator.fsio import write_bytes as atomic_write
 from generator.i18n import segments as seg_mod
 from generator.i18n import tracking
@@ -257,8 +258,12 @@ def _brace_checkable(seg: Segment, exprs: list[str], msgid: str, langs: Iterable
 
 
 def write_po(po: polib.POFile, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, str(po).encode("utf-8"))
+    """To a path the user named (-o) or under output/i18n/: a FIFO or device is written
+    through, a folder refused, a regular file replaced atomically (fsio.write_user_file)."""
+
+    if path.parent != Path(""):
+        path.parent.mkdir(parents=True, exist_ok=True)
+    write_user_file(path, str(po).encode("utf-8"))
 
 
 # ---------------------------------------------------------------- import
@@ -350,7 +355,14 @@ def _check_placeholders(msgid: str, msgstr: str, source_text: str) -> str | None
         templating.check_syntax(restore(msgstr, exprs))
     except ContentError as exc:
         return f"with its placeholders restored it is not a valid template: {exc.message}"
+    if own and not exprs:
+        # Held to the rules of the YAML it lands in: a translation brings no Jinja of its own
+        # where the source has none (a variable-free `{{ 'x' * 99999 }}` reads nothing).
+        return "it adds Jinja ({{ }} or {% %}) where the source has none; translate the words"
     if own:
+        tags = set(re.findall(r"\{%[-+]?\s*(\w+)", msgstr)) - {"if", "elif", "else", "endif"}
+        if tags:
+            return f"its Jinja uses {{% {sorted(tags)[0]} %}}; a translation may use if/else only"
         extra = _variables(msgstr) - _variables(source_text)
         if extra:
             return "its Jinja reads " + ", ".join(sorted(extra)) + ", which the source does not"
@@ -581,11 +593,27 @@ def _yaml_edits(text: str, lang: str, edits: list[Edit]) -> str:
     root = yaml.compose(text, Loader=yaml.SafeLoader)
     by_ctx = {e.segment.ctx.split(":", 1)[1]: e for e in edits}
     splices: list[tuple[int, int, str]] = []
+    done: dict[int, tuple[str, Edit]] = {}  # a mapping reached twice is a shared anchor
 
     def walk(node, key: str) -> None:
         if isinstance(node, MappingNode):
             edit = by_ctx.get(key)
             if edit is not None and all(isinstance(k, ScalarNode) for k, _ in node.value):
+                if id(node) in done:  # an alias (*name) of a mapping already edited
+                    first, earlier = done[id(node)]
+                    if earlier.text != edit.text:
+                        raise ContentError(
+                            f"'{key}' and '{first}' are one YAML anchor (&/*): their {lang} "
+                            f"translations differ ({earlier.text!r}, {edit.text!r})",
+                            edit.segment.source.file,
+                            node.start_mark.line + 1,
+                            key,
+                            code="po-alias",
+                            hint="give both entries the same translation, or stop sharing "
+                            "the anchor in the YAML",
+                        )
+                    return  # written once, where the anchor is
+                done[id(node)] = (key, edit)
                 _splice(node, edit, splices, text, lang)
                 return
             for k, v in node.value:
@@ -791,9 +819,12 @@ def import_po(
     recorded = result.new_rules or any(e.record_as is not None for e in edits)
     if after != before and recorded:
         writes[record.path] = after
-    # every file at once, at the end: the content first, the record last
-    for path, data in writes.items():
-        atomic_write(path, data)
-        result.written.append(path)
+    # every file at once, at the end: the content first, the record last; Ctrl-C waits
+    # until all are written (fsio.interrupt_deferred), so none or all of them are new
+
+    with interrupt_deferred():
+        for path, data in writes.items():
+            atomic_write(path, data)
+            result.written.append(path)
     result.applied = sum(1 for e in edits if e.changed)
     return result

@@ -110,6 +110,12 @@ class Sheet:
 def _fill(band: Band, lat: Lattice, region: Rect, pieces: list, block_no: int) -> Block | None:
     """Lay as many pieces as fit in `region` on one lattice, rows from the top."""
     ring = band.ring
+    # Termination: each row moves down by row_pitch, each column right by pitch; a piece of
+    # no size (a negative diameter the model let through) would loop forever.
+    if not (lat.cw > 0 and lat.ch > 0 and lat.pitch > 0 and lat.row_pitch > 0):
+        raise ValueError(f"piece of no size ({lat.cw:g} x {lat.ch:g} pt) cannot be packed")
+    if not all(math.isfinite(v) for v in (lat.cw, lat.ch, lat.pitch, lat.row_pitch, lat.stagger)):
+        raise ValueError("piece size is not finite")
     x0, top = region.x + ring, region.y + region.h - ring
     room_w, floor = region.w - 2 * ring, region.y + ring
     stagger = lat.stagger

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
 
+from generator.limits import LIMITS
 from generator.load.model import (
     AbsLength,
     Angle,
@@ -134,12 +135,18 @@ class LineBox(BoxBase):
     dash: list[DashLength] | None = Field(None, max_length=20)
 
 
+_Coord = Annotated[float, Field(allow_inf_nan=False, ge=-1e6, le=1e6)]  # finite, bounded
+_Side = Annotated[float, Field(allow_inf_nan=False, gt=0, le=1e6)]
+
+
 class PolygonBox(StrokeFill):
     """Points are in a local grid of `viewbox` units, scaled into x, y, w, h."""
 
     kind: Literal["polygon"]
-    points: list[tuple[float, float]] = Field(min_length=2, max_length=10_000)
-    viewbox: tuple[Annotated[float, Field(gt=0)], Annotated[float, Field(gt=0)]] = (100, 100)
+    points: list[tuple[_Coord, _Coord]] = Field(
+        min_length=2, max_length=LIMITS.counts.layout_points
+    )
+    viewbox: tuple[_Side, _Side] = (100, 100)
     closed: bool = True
 
 

@@ -35,7 +35,7 @@ _folders: list[Path] = [BUNDLED]
 # A language tag (BCP 47, the subset pnp uses): an ISO 639-1 language, then optionally an ISO
 # 15924 script and an ISO 3166-1 region: de, pt-BR, zh-Hant, sr-Latn. Always use fullmatch:
 # `$` also matches before a final newline. What each part may be is data (codes.yaml).
-LANG_CODE = re.compile(r"^[a-z]{2}(?:-[A-Z][a-z]{3})?(?:-[A-Z]{2})?$")
+LANG_CODE = re.compile(r"^[a-z]{2}(?:-[A-Z][a-z]{3})?(?:-[A-Z]{2})?\Z")
 LABELS = (
     "contents",
     "rules",

@@ -22,7 +22,7 @@ from generator.load.project import Project
 from generator.load.validation import validate
 from generator.load.yamlload import YDict, YList, load_yaml
 
-NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)*$")
+NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)*\Z")
 MAX_DEPTH = 16
 
 

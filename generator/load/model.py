@@ -128,8 +128,41 @@ Stroke = within(0, LIMITS.lengths.stroke_max)
 FaceSide = within(LIMITS.lengths.face_min, LIMITS.lengths.face_max)
 Angle = Annotated[float, Field(ge=-LIMITS.angles.max_abs_deg, le=LIMITS.angles.max_abs_deg)]
 DashLength = Annotated[float, Field(gt=0, le=1000)]
+Coord = Annotated[float, Field(allow_inf_nan=False, ge=-1e6, le=1e6)]  # a point in a viewbox
+ViewSide = Annotated[float, Field(allow_inf_nan=False, gt=0, le=1e6)]
 Colour = str  # "#rrggbb", "#rgb", a CSS name, or a Jinja template that gives one
 Id = Annotated[str, Field(pattern=ID_RE, max_length=64)]
+
+
+def polygon_problem(points, viewbox) -> str | None:
+    """Why a closed outline cannot be cut: no area (all points on a line, or repeated), or an
+    edge crossing another (a bow tie). None when it is a simple polygon."""
+    pts = [(float(x), float(y)) for x, y in points]
+    n = len(pts)
+    area = sum(pts[i][0] * pts[(i + 1) % n][1] - pts[(i + 1) % n][0] * pts[i][1] for i in range(n))
+    if abs(area) / 2 <= 1e-6 * viewbox[0] * viewbox[1]:
+        return "has no area (its points are on one line)"
+
+    def orient(a, b, c) -> float:
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+    edges = [(pts[i], pts[(i + 1) % n]) for i in range(n)]
+    boxes = [(min(a[0], b[0]), max(a[0], b[0]), min(a[1], b[1]), max(a[1], b[1])) for a, b in edges]
+    for i in range(n):
+        a, b = edges[i]
+        bi = boxes[i]
+        for j in range(i + 2, n):
+            if i == 0 and j == n - 1:
+                continue  # neighbours through the closing edge
+            bj = boxes[j]
+            if bi[1] < bj[0] or bj[1] < bi[0] or bi[3] < bj[2] or bj[3] < bi[2]:
+                continue
+            c, d = edges[j]
+            d1, d2 = orient(a, b, c), orient(a, b, d)
+            d3, d4 = orient(c, d, a), orient(c, d, b)
+            if ((d1 > 0) != (d2 > 0) and d1 and d2) and ((d3 > 0) != (d4 > 0) and d3 and d4):
+                return f"crosses itself (edge {i + 1} crosses edge {j + 1})"
+    return None
 
 
 # ---------------------------------------------------------------- layouts
@@ -280,17 +313,22 @@ class ShapeSpec(Strict):
     """The outline a face is cut along, inscribed in the component's size."""
 
     kind: ShapeKind
-    radius: AbsLength = Field(Length(0), description="rect: corner radius")
+    radius: Annotated[AbsLength, NonNegative] = Field(Length(0), description="rect: corner radius")
     orientation: Literal["flat", "pointy"] = Field(
         "flat", description="regular polygons: an edge (flat) or a vertex (pointy) on top"
     )
     sides: int | None = Field(None, ge=3, le=64, description="polygon: a regular n-gon")
-    points: list[tuple[float, float]] | None = Field(
-        None, min_length=3, description="polygon: vertices in a viewbox grid (y down)"
+    points: list[tuple[Coord, Coord]] | None = Field(
+        None,
+        min_length=3,
+        max_length=LIMITS.counts.outline_points,
+        description="polygon: vertices in a viewbox grid (y down)",
     )
-    viewbox: tuple[float, float] = (100, 100)
-    diameter: AbsLength | None = Field(None, description="circle: sets the size")
-    across_flats: AbsLength | None = Field(
+    viewbox: tuple[ViewSide, ViewSide] = (100, 100)
+    diameter: Annotated[AbsLength, FaceSide] | None = Field(
+        None, description="circle: sets the size"
+    )
+    across_flats: Annotated[AbsLength, FaceSide] | None = Field(
         None, description="regular polygon: distance between opposite edges; sets the size"
     )
 
@@ -309,6 +347,10 @@ class ShapeSpec(Strict):
             self.kind in ("rect", "circle", "ellipse") or self.points
         ):
             raise ValueError("'across_flats' is for regular polygons (hexagon, octagon, sides: N)")
+        if self.points:
+            problem = polygon_problem(self.points, self.viewbox)
+            if problem:
+                raise ValueError(f"the die line {problem}")
         return self
 
 

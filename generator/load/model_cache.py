@@ -3,8 +3,8 @@
 Loading a big game (parsing its YAML, validating every item, expanding matrices) costs more
 than reading the result back, so a game that loaded cleanly is pickled with the layouts it
 validated; the next command reads both back when the key matches: pnp's code, the project
-folder, and the content of every file of the game folder and of templates/ (big files, fonts
-and art, by size and time).
+folder, and the content of every file of the game folder and of templates/ (a big file's content
+digest kept per inode, size, mtime and ctime: project.big_digest).
 Only games that loaded without error are kept; any change to any of those files misses.
 
 The entries are the `models` kind of the user's cache folder (cache/store.py: its key scheme

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from generator import session
+from generator.cache import store
 from generator.errors import ContentError
 from generator.limits import LIMITS, exceeded
 
@@ -304,13 +306,14 @@ def hash_into(h, path: Path, *, name: bool = True) -> None:
         os.close(fd)
 
 
-BIG_INPUT = 512 * 1024  # bytes: a larger input (a font, art) counts by size and modification time
+BIG_INPUT = 512 * 1024  # bytes: a larger input (a font, art) is hashed once per file state
 
 
 def digest_tree(h, root: Path) -> None:
     """Add every file under `root` that a build can read to the hash `h`: its path in the
-    folder, its size, and its bytes (a big file, its modification time instead: fonts and art
-    are large and rarely edited in place). Never a FIFO, a device or a symlink out (hash_into)."""
+    folder, its size, and its content. A big file's content digest is kept (big_digest) under
+    its inode, size, modification time and change time: an edit that restores size and mtime
+    still changes the ctime. Never a FIFO, a device or a symlink out (hash_into)."""
     for path in used_files(root):
         try:
             info = path.stat()
@@ -318,9 +321,36 @@ def digest_tree(h, root: Path) -> None:
             continue
         h.update(f"\0{path.relative_to(root)}\0{info.st_size}\0".encode())
         if info.st_size > BIG_INPUT:
-            h.update(str(info.st_mtime_ns).encode())
+            h.update(big_digest(path, info).encode())
         else:
             hash_into(h, path, name=False)
+
+
+_BIG_DIGESTS: dict[str, str] = {}
+
+
+def big_digest(path: Path, info: os.stat_result) -> str:
+    """The content digest of a big file, read once per state of the file: kept in this process
+    and in the user's cache folder (never in the project) under device, inode, size, mtime and
+    ctime. ctime cannot be set back by a user (touch -d, os.utime change it), so a kept digest
+    is of these very bytes."""
+    state = (
+        f"{os.path.realpath(path)}\0{info.st_dev}\0{info.st_ino}\0{info.st_size}\0"
+        f"{info.st_mtime_ns}\0{info.st_ctime_ns}"
+    )
+    name = hashlib.sha256(state.encode()).hexdigest()[:40]
+    if name in _BIG_DIGESTS:
+        return _BIG_DIGESTS[name]
+    kept = store.entry("content", name)
+    raw = store.read(kept)  # one cache store: its key scheme and eviction rule (cache/store.py)
+    text = raw.decode("ascii", "replace") if raw is not None else ""
+    if len(text) != 64 or not all(c in "0123456789abcdef" for c in text):
+        fresh = hashlib.sha256()
+        hash_into(fresh, path, name=False)
+        text = fresh.hexdigest()
+        store.write("content", kept, text.encode("ascii"))
+    _BIG_DIGESTS[name] = text
+    return text
 
 
 def used_files(folder: Path) -> list[Path]:

@@ -7,8 +7,10 @@ from pathlib import Path
 
 from generator import session
 from generator.errors import ContentError
+from generator.fsio import check_name  # a paper's name is part of its files' names
+from generator.limits import LIMITS
 from generator.load.yamlload import load_yaml
-from generator.units import parse_length
+from generator.units import MM, parse_length
 
 
 @session.cached
@@ -16,11 +18,14 @@ def _table(path: Path) -> dict[str, tuple[float, float]]:
     raw = load_yaml(path)
     table = {}
     for name, spec in raw.items():
+        check_name(name, "size", path, raw.line_of(name), str(name))
         try:
             table[name] = (
                 parse_length(spec["w"], allow_percent=False).points,
                 parse_length(spec["h"], allow_percent=False).points,
             )
+            if min(table[name]) < LIMITS.lengths.face_min * MM:
+                raise ValueError(f"a side under {LIMITS.lengths.face_min} mm (sizes are positive)")
         except (KeyError, TypeError, ValueError) as exc:
             raise ContentError(f"bad size entry: {exc}", path, raw.line_of(name), name) from None
     return table

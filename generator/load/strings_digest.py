@@ -25,7 +25,7 @@ from generator.errors import ContentError
 from generator.limits import LIMITS
 from generator.load.project import hash_into, read_bytes
 
-_LANG = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$")  # keys of a per-language mapping
+_LANG = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]+)?\Z")  # keys of a per-language mapping
 
 
 def project_langs(value: Any, langs: tuple[str, ...], languages: tuple[str, ...]) -> Any:

@@ -15,12 +15,13 @@ from typing import Any
 from jinja2 import StrictUndefined, Template, TemplateError, UndefinedError, nodes
 from jinja2.runtime import Context, new_context
 from jinja2.sandbox import SandboxedEnvironment, SecurityError
+from jinja2.visitor import NodeTransformer
 
 from generator.cache.template_cache import CachedCompile
 from generator.errors import ContentError
 from generator.limits import LIMITS
 
-_LANG = re.compile(r"^[a-z]{2}$")
+_LANG = re.compile(r"^[a-z]{2}\Z")
 MAX_RENDERED = 100_000  # characters; longer output is a runaway template
 
 
@@ -145,6 +146,10 @@ class _Env(CachedCompile, SandboxedEnvironment):
                     )
         elif operator == "%" and isinstance(left, str):
             _check_spec(left)
+        elif operator == "+" and type(left) is type(right) and isinstance(left, (str, list, tuple)):
+            limit = jinja.string_chars if isinstance(left, str) else jinja.list_items
+            if len(left) + len(right) > limit:  # refused before the result exists
+                raise _too_big("a concatenation", len(left) + len(right), limit)
         result = super().call_binop(context, operator, left, right)
         return _check_size(result)
 
@@ -158,6 +163,10 @@ class _Env(CachedCompile, SandboxedEnvironment):
             wide = args and isinstance(args[0], int) and args[0] > LIMITS.jinja.string_chars
             if name in _WIDTH_METHODS and wide:
                 raise _too_big(f"str.{name}()", args[0], LIMITS.jinja.string_chars)
+            if name == "join" and args:
+                _check_join(owner, args[0])
+            if name == "replace" and len(args) >= 2:
+                _check_replace(owner, *args[:2])
             if name in ("format", "format_map"):
                 _check_spec(owner)
                 if re.search(r"\{[^{}]*\{", owner):  # a width taken from an argument
@@ -169,10 +178,67 @@ class _Env(CachedCompile, SandboxedEnvironment):
     def _parse(self, source, name, filename):
         _refuse_deep_nesting(source)
         # Every {% for %} iterates through a counter: nested loops share one budget.
-        tree = super()._parse(source, name, filename)
+        tree = _SizedConcat().visit(super()._parse(source, name, filename))
         for loop in tree.find_all(nodes.For):
             loop.iter = nodes.Filter(loop.iter, "pnp_loop", [], [], None, None, lineno=loop.lineno)
         return tree
+
+
+class _SizedConcat(NodeTransformer):
+    """`a ~ b ~ c` becomes `[a, b, c] | pnp_concat`: the size is checked before the join."""
+
+    def visit_Concat(self, node: nodes.Concat) -> nodes.Node:
+        parts = [self.visit(n) for n in node.nodes]
+        return nodes.Filter(
+            nodes.List(parts, lineno=node.lineno),
+            "pnp_concat",
+            [],
+            [],
+            None,
+            None,
+            lineno=node.lineno,
+        )
+
+
+def _concat(values) -> str:
+    texts = [str(v) for v in values]  # each part is already within the budget
+    size = sum(len(t) for t in texts)
+    if size > LIMITS.jinja.string_chars:
+        raise _too_big("a '~' concatenation", size, LIMITS.jinja.string_chars)
+    return "".join(texts)
+
+
+def _check_join(sep: str, items) -> list:
+    """The size of `sep.join(items)` before it is made; returns the items as a list."""
+    items = list(items) if not isinstance(items, (list, tuple)) else items
+    if len(items) > LIMITS.jinja.list_items:
+        raise _too_big("a list", len(items), LIMITS.jinja.list_items)
+    size = sum(len(str(v)) for v in items) + len(sep) * max(len(items) - 1, 0)
+    if size > LIMITS.jinja.string_chars:
+        raise _too_big("a join", size, LIMITS.jinja.string_chars)
+    return list(items)
+
+
+def _check_replace(text, old, new, count=-1) -> None:
+    if not (isinstance(text, str) and isinstance(old, str) and isinstance(new, str)):
+        return
+    n = text.count(old) if old else len(text) + 1
+    if isinstance(count, int) and count >= 0:
+        n = min(n, count)
+    size = len(text) + n * (len(new) - len(old))
+    if size > LIMITS.jinja.string_chars:
+        raise _too_big("a replace", size, LIMITS.jinja.string_chars)
+
+
+def _check_indent(text, width=4, first=False, blank=False) -> None:
+    w = len(width) if isinstance(width, str) else width if isinstance(width, int) else 0
+    lines = str(text).count("\n") + 1
+    size = len(str(text)) + max(w, 0) * lines
+    if size > LIMITS.jinja.string_chars:
+        raise _too_big("an indent", size, LIMITS.jinja.string_chars)
+
+
+_PRECHECKS = {"do_join": "join", "do_replace": "replace", "do_indent": "indent"}
 
 
 def _loop(iterable):
@@ -204,6 +270,17 @@ def _guarded(filter_func):
             for value in args:
                 if isinstance(value, str):
                     _check_spec(value)
+        given = list(args[skip - 1 :])  # the value filtered, then the arguments
+        which = _PRECHECKS.get(filter_func.__name__)
+        if which == "join" and given:  # the size it is about to make, before making it
+            items = _check_join(str(given[1]) if len(given) > 1 else "", given[0])
+            args = (*args[: skip - 1], items, *args[skip:])
+        elif which == "replace" and len(given) >= 3:
+            _check_replace(*given[:4])
+        elif which == "indent" and given:
+            _check_indent(
+                given[0], *given[1:2], **{k: v for k, v in kwargs.items() if k == "width"}
+            )
         return _check_size(filter_func(*args, **kwargs))
 
     return run
@@ -228,6 +305,7 @@ ENV = _Env(
 )
 ENV.filters = {name: _guarded(f) for name, f in ENV.filters.items()}
 ENV.filters["pnp_loop"] = _loop
+ENV.filters["pnp_concat"] = _concat
 
 
 def _small_range(*args):

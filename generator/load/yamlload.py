@@ -250,8 +250,8 @@ def locate(data: Any, path: tuple) -> tuple[Path | None, int | None, str]:
         elif isinstance(node, YDict) and i + 1 < len(path) and path[i + 1] in node:
             continue  # a union tag, not a key
         else:
-            if isinstance(node, YDict) and not isinstance(part, int):
-                parts.append(str(part))  # a key that is missing or unknown
+            if isinstance(node, YDict) and not isinstance(part, int) and "[" not in str(part):
+                parts.append(str(part))  # a key that is missing or unknown (not a validator)
             break
     key = ".".join(parts).replace(".[", "[")
     return file, line, key

@@ -43,7 +43,11 @@ class Contexts:
             if item is not None:
                 ctx.update(templating.localize(item.data, self.lang, self.languages))
                 ctx["item"] = {"id": item.id, "count": item.count}
-            ctx["component"] = {"id": comp.id, "name": templating.pick(comp.model.name, self.lang)}
+            try:
+                name = templating.pick(comp.model.name, self.lang)
+            except ContentError as exc:  # the component's name, where it is written
+                raise exc.located(comp.file, comp.line_of.get("name"), "name") from None
+            ctx["component"] = {"id": comp.id, "name": name}
             ctx["lang"] = self.lang
             # Data strings may themselves be templates over the item's data (an effect text
             # "Hace {{ damage }} daño"), so the card and the rulebook share one source.

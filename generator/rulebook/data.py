@@ -30,6 +30,7 @@ from typing import Any
 from jinja2 import StrictUndefined
 
 from generator.errors import ContentError
+from generator.limits import LIMITS
 from generator.load import languages, templating
 from generator.load.content import ComponentSpec, GameContent, ItemSpec
 from generator.load.glossary import Glossary
@@ -177,7 +178,10 @@ class RulesData:
     def _name(self, component_id: str) -> str:
         spec = next((c for c in self.content.components if c.id == component_id), None)
         if spec is not None:
-            return templating.localize(spec.model.name, self.lang, self.content.languages)
+            try:
+                return templating.localize(spec.model.name, self.lang, self.content.languages)
+            except ContentError as exc:  # the component's own name, in its own file
+                raise exc.located(spec.file, spec.line_of.get("name"), "name") from None
         if self.glossary:
             for term in self.glossary.for_component(component_id):
                 forms = term.forms(self.lang)
@@ -363,6 +367,12 @@ class RulesData:
                 hint="e.g. table(items('orders'), {'Carta': 'name', 'Efecto': 'effect'})",
             )
         rows = list(rows)
+        if len(rows) > LIMITS.counts.table_rows:
+            raise ContentError(
+                f"table() of {len(rows):,} rows (limit {LIMITS.counts.table_rows:,})",
+                code="limit",
+                hint="a rulebook table that long is a runaway template; split it",
+            )
         if columns is None:
             columns = list(rows[0]) if rows and isinstance(rows[0], dict) else []
         if isinstance(columns, dict):
@@ -396,8 +406,15 @@ class RulesData:
             f"<th{' class=num' if numeric[i] else ''}>{self._cell(h)}</th>"
             for i, (h, _) in enumerate(cols)
         )
-        body, current = [], object()
+        body, current, size = [], object(), 0
         for line, label in zip(values, groups, strict=True):
+            size += sum(len(str(v)) for v in line) + len(str(label or ""))
+            if size > LIMITS.jinja.table_chars:
+                raise ContentError(
+                    f"table() text over {LIMITS.jinja.table_chars:,} characters",
+                    code="limit",
+                    hint="a rulebook table that big is a runaway template",
+                )
             if group is not None and label != current:
                 current = label
                 body.append(

@@ -7,6 +7,7 @@ again after changing a case here; the folders are committed so reviewers can rea
 from __future__ import annotations
 
 import io
+import math
 import shutil
 import struct
 import zlib
@@ -68,6 +69,14 @@ boxes:
 """,
     "templates/layouts/mini/back.yaml": 'background: "#1f2f4a"\nboxes: []\n',
 }
+
+PRINTERS = """\
+shop:
+  name: Shop
+  dpi: 300
+  sizes:
+    poker: {trim: {w: 63mm, h: 88mm}, bleed: 3mm, px: [816, 1110]}
+"""
 
 
 def png(width: int, height: int, dpi: int = 300) -> bytes:
@@ -317,7 +326,13 @@ CASES = {
     # Found while rendering: reported by pnp check as one error finding (exit 1), nothing printed.
     "art-missing": (
         sub(LAYOUT, "src: art/photo.png", "src: art/foto.png"),
-        dict(exit=1, code="missing-art", file="content/mini/art/foto.png"),
+        dict(
+            exit=1,
+            code="missing-art",
+            file=LAYOUT,
+            line=5,
+            message="did you mean 'art/photo.png'?",
+        ),
     ),
     "art-corrupt": (
         {"content/mini/art/photo.png": b"this is not a png at all"},
@@ -605,6 +620,124 @@ CASES = {
             )
         },
         dict(exit=1, code="rules-template", file=RULES, line=9, message="recursion"),
+    ),
+    # Round three (issue 29): names that become file names, geometry, paths.
+    "paper-name-escapes": (
+        {
+            **sub(GAME, "papers: [a4]", "papers: ['x/../../victim/pwned']"),
+            "templates/paper.yaml": "a4: {w: 210mm, h: 297mm}\n'x/../../victim/pwned': "
+            "{w: 210mm, h: 297mm}\n",
+        },
+        dict(exit=2, code="bad-name", file="templates/paper.yaml", line=2, message="file name"),
+    ),
+    "paper-size-zero": (
+        {"templates/paper.yaml": "a4: {w: 0mm, h: 297mm}\n"},
+        dict(exit=2, file="templates/paper.yaml", line=1, key="a4", message="under 5 mm"),
+    ),
+    "preset-name-escapes": (
+        {
+            **sub(GAME, "papers: [a4]", "papers: [a4], exports: [{format: png, preset: '../pwn'}]"),
+            "templates/printers.yaml": PRINTERS.replace("shop:", "'../pwn':"),
+        },
+        dict(exit=1, code="bad-name", file="templates/printers.yaml", message="file name"),
+    ),
+    "preset-dpi-zero": (
+        {
+            **sub(GAME, "papers: [a4]", "papers: [a4], exports: [{format: png, preset: shop}]"),
+            "templates/printers.yaml": PRINTERS.replace("dpi: 300", "dpi: 0"),
+        },
+        dict(exit=1, code="schema", file="templates/printers.yaml", message="dpi 0"),
+    ),
+    "preset-px-huge": (
+        {
+            **sub(GAME, "papers: [a4]", "papers: [a4], exports: [{format: png, preset: shop}]"),
+            "templates/printers.yaml": PRINTERS.replace("[816, 1110]", "[200000, 1110]"),
+        },
+        dict(exit=1, code="schema", file="templates/printers.yaml", message="px 200000"),
+    ),
+    "preset-without-sizes": (
+        {
+            **sub(GAME, "papers: [a4]", "papers: [a4], exports: [{format: png, preset: shop}]"),
+            "templates/printers.yaml": "shop: {name: Shop, dpi: 300}\n",
+        },
+        dict(exit=1, code="schema", file="templates/printers.yaml", message="sizes"),
+    ),
+    "language-code-newline": (
+        sub(GAME, "languages: [en, es]", 'languages: [en, "es\\n"]'),
+        dict(exit=2, code="schema", file=GAME, line=3, key="languages"),
+    ),
+    "shape-diameter-negative": (
+        sub(COMP, "size: poker", "shape: {kind: circle, diameter: -20mm}"),
+        dict(exit=2, code="schema", file=COMP, line=3, key="shape.diameter"),
+    ),
+    "shape-diameter-tiny": (
+        sub(COMP, "size: poker", "shape: {kind: circle, diameter: 0.001mm}"),
+        dict(exit=2, code="schema", file=COMP, line=3, key="shape.diameter", message="range"),
+    ),
+    "shape-across-flats-zero": (
+        sub(COMP, "size: poker", "shape: {kind: hexagon, across_flats: 0}"),
+        dict(exit=2, code="schema", file=COMP, line=3, key="shape.across_flats"),
+    ),
+    "shape-radius-negative": (
+        sub(COMP, "size: poker", "size: poker\nshape: {kind: rect, radius: -3mm}"),
+        dict(exit=2, code="schema", file=COMP, line=4, key="shape.radius"),
+    ),
+    "shape-point-1e300": (
+        sub(
+            COMP,
+            "size: poker",
+            "size: poker\nshape: {kind: polygon, points: [[0, 0], [1e300, 0], [0, 100]]}",
+        ),
+        dict(exit=2, code="schema", file=COMP, line=4, key="shape.points[1][0]"),
+    ),
+    "shape-viewbox-zero": (
+        sub(
+            COMP,
+            "size: poker",
+            "size: poker\nshape: {kind: polygon, points: [[0, 0], [1, 0], [0, 1]], "
+            "viewbox: [0, 1]}",
+        ),
+        dict(exit=2, code="schema", file=COMP, line=4, key="shape.viewbox[0]"),
+    ),
+    "shape-self-crossing": (
+        sub(
+            COMP,
+            "size: poker",
+            "size: poker\nshape: {kind: polygon, points: [[0, 0], [100, 100], [100, 0], [0, 60]]}",
+        ),
+        dict(exit=2, code="schema", file=COMP, line=4, key="shape", message="crosses itself"),
+    ),
+    "shape-degenerate": (
+        sub(
+            COMP,
+            "size: poker",
+            "size: poker\nshape: {kind: polygon, points: [[0, 0], [50, 50], [100, 100]]}",
+        ),
+        dict(exit=2, code="schema", file=COMP, line=4, key="shape", message="no area"),
+    ),
+    "shape-too-many-points": (
+        sub(
+            COMP,
+            "size: poker",
+            "size: poker\nshape: {kind: polygon, points: ["
+            + ", ".join(
+                f"[{50 + 50 * math.cos(k * math.tau / 3000):.4f}, "
+                f"{50 + 50 * math.sin(k * math.tau / 3000):.4f}]"
+                for k in range(3000)
+            )
+            + "]}",
+        ),
+        dict(exit=2, code="schema", file=COMP, line=4, key="shape.points"),
+    ),
+    "polygon-box-point-1e300": (
+        sub(LAYOUT, "kind: rect,", "kind: polygon, points: [[0, 0], [1e300, 1], [0, 1]],"),
+        dict(exit=2, code="schema", file=LAYOUT, line=3, key="boxes[0].points[1][0]"),
+    ),
+    "component-name-missing-language": (
+        sub(COMP, "name: {en: Card, es: Carta}", "name: {en: Card, fr: Carte}"),
+        dict(
+            exit=1, code="missing-language", file=COMP, line=2, key="name", message="no 'es' text"
+        ),
     ),
 }
 

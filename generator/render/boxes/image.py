@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.errors import Finding, rel
+from generator.errors import ContentError, Finding, rel
 from generator.load.boxes import ImageBox
-from generator.load.project import inside
+from generator.load.project import inside, used_files
 from generator.render import art
 from generator.render.boxes.base import BoxKind, Placed, Rect, fit, register
 from generator.render.pdfform import end_form
@@ -19,7 +20,21 @@ MIN_DPI = 300
 
 
 def art_path(renderer: FaceRenderer, box: ImageBox, ctx: dict) -> Path:
-    return inside(renderer.content.dir, renderer.text(box.src, ctx), what="art")
+    src = renderer.text(box.src, ctx)
+    path = inside(renderer.content.dir, src, what="art")
+    if not os.path.lexists(path):  # located by the caller at the layout's box (file, line)
+        import difflib
+
+        game = renderer.content.dir
+        known = [p.relative_to(game).as_posix() for p in used_files(game / Path(src).parts[0])]
+        close = difflib.get_close_matches(src, known, n=1, cutoff=0.6)
+        raise ContentError(
+            f"art file '{src}' not found in the game folder",
+            key="src",
+            code="missing-art",
+            hint=f"did you mean '{close[0]}'?" if close else "check the name under art/",
+        )
+    return path
 
 
 def svg_ctx(renderer: FaceRenderer, params: dict, ctx: dict) -> dict:
