@@ -298,8 +298,9 @@ def _two_dogfights(make_project) -> tuple[Path, Path]:
 
 
 def test_dogfight_planes_from_an_xlsx_print_the_same_sheets(make_project):
-    """The planes' component PDFs in every language of the game (es, en, ko, fr, de, pl): built from the .xlsx, byte for byte
-    (else pixel for pixel) what the YAML matrix builds, with the same slots in the manifest."""
+    """The planes' component PDFs in every language of the game (es, en, ko, fr, de, pl): built
+    from the .xlsx, byte for byte (else pixel for pixel) what the YAML matrix builds, with the
+    same slots in the manifest."""
     from generator import session
     from generator.build.run import Options, plan_targets, run_target
     from generator.load.content import load_game
