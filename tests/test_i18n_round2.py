@@ -58,6 +58,40 @@ def set_es_subtitle(root: Path, new: str) -> None:
     )
 
 
+def _strip_lang(value: object, lang: str) -> object:
+    if isinstance(value, dict):
+        return {k: _strip_lang(v, lang) for k, v in value.items() if k != lang}
+    if isinstance(value, list):
+        return [_strip_lang(v, lang) for v in value if v != lang]
+    return value
+
+
+def without_language(game: Path, lang: str) -> None:
+    """Take a complete language out of a copied game (its rulebook, its strings, its reviews), so
+    a test can walk through adding it. Dogfight ships de and pl as complete languages; the
+    tests that add German start from a Dogfight without it. Edits the text in place (comments
+    and layout kept) and checks the result is the same content minus that language."""
+    (game / "rules" / f"{lang}.md").unlink()
+    sync = game / "rules/i18n-sync.yaml"
+    data = yaml.safe_load(sync.read_text(encoding="utf-8"))
+    del data["languages"][lang]
+    sync.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    for path in sorted(game.rglob("*.yaml")):
+        if path == sync:
+            continue
+        text = path.read_text(encoding="utf-8")
+        new = re.sub(rf"(?m)^(languages: \[.*)\b{lang}, ", r"\1", text)
+        new = re.sub(rf"(?m)^(languages: \[.*), {lang}\]", r"\1]", new)
+        # `, de: Rot` in a flow map, also first on a line continuing one; else a block entry
+        flow = rf"{lang}: [^,{{}}\n\"'\[]*"
+        new = re.sub(rf"(?<=, ){flow}, ", "", new)
+        new = re.sub(rf", {flow}}}", "}", new)
+        new = re.sub(rf"(?m)(,\n[ \t]*){flow}, ", r"\1", new)
+        new = re.sub(rf"(?m)^[ \t]*{lang}: .*\n", "", new)  # a block entry: its whole line
+        assert yaml.safe_load(new) == _strip_lang(yaml.safe_load(text), lang), path
+        path.write_text(new, encoding="utf-8")
+
+
 # ---------------------------------------------------------------- import keeps reviewed work
 
 
@@ -223,8 +257,8 @@ def _replace(path: Path, old: str, new: str) -> None:
             "translation-number",
             "fr says 5",
         ),
-        # a deck name swapped for another deck's
-        (CARD, "fr: Récompenses}", "fr: Avions alliés}", "translation-term", "reward"),
+        # a deck name swapped for another deck's (fr is followed by de and pl in the map)
+        (CARD, "fr: Récompenses,", "fr: Avions alliés,", "translation-term", "reward"),
         # ** left open: the card prints all bold with a stray *
         (
             "components/allied-planes.yaml",
@@ -297,7 +331,11 @@ def test_a_glossary_term_swapped_in_a_korean_card_text(make_project):
 def test_a_complete_language_still_in_the_source_language_is_an_error(dogfight_copy):
     """Defect: a complete German rulebook with 20 segments still in Spanish passed."""
     game = dogfight_copy / "content/dogfight"
-    _replace(game / "game.yaml", "languages: [es, en, ko, fr]", "languages: [es, en, ko, fr, de]")
+    # Dogfight ships German complete: start from Dogfight without it, then add it back
+    without_language(game, "de")
+    _replace(
+        game / "game.yaml", "languages: [es, en, ko, fr, pl]", "languages: [es, en, ko, fr, pl, de]"
+    )
     _replace(game / "game.yaml", "bilingual: [[es, en], [es, fr]]", "bilingual: []")
     # German: the English rulebook with 20 of its paragraphs and items left in Spanish
     from generator.i18n.segments import rules_contexts
@@ -391,13 +429,16 @@ def test_german_dogfight_walkthrough(dogfight_copy, tmp_path):
     """German added as a draft, exported, translated, imported; the source edited; the old PO
     refused with its conflicts; fuzzy kept; card-text errors caught at import and by check."""
     root = dogfight_copy
+    # Dogfight ships German complete: the walk-through starts from Dogfight without it
+    without_language(root / "content/dogfight", "de")
     de_po = tmp_path / "dogfight.de.po"
     added = run_pnp(root, "i18n", "add", "dogfight", "de", "-o", str(de_po), check=True)
     assert "95 strings to translate" in added.stdout
     # German for the strings this walk-through follows; the rest is left as the source's text
     # (a PO of English text is refused as de: the file would be for another language)
     po = polib.pofile(str(de_po))
-    assert "Plural-Forms" not in po.metadata  # no templates/languages/de.yaml: nothing to say
+    # templates/languages/de.yaml says German's plural rule: the PO header carries it
+    assert po.metadata["Plural-Forms"] == "nplurals=2; plural=(n != 1);"
     german = {
         SUBTITLE: "Abgeschossenes deutsches Flugzeug",
         DEFLECTION: "**Ablenkung:** Wer mehr als 4 Karten auf der Hand hat, wirft bis auf 4 ab.",

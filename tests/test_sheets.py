@@ -243,7 +243,13 @@ def test_an_edited_cell_rebuilds_its_cards(tmp_path):
     csv_path = root / "content/g/components/cards.csv"
     csv_path.write_text(csv_path.read_text().replace("Scout", "Ranger"), encoding="utf-8")
     edited = run_pnp(root, "print", "g", "--paper", "a4", check=True)
-    assert re.search(r"\b2 of 3 files built", edited.stdout), edited.stdout  # cards, rulebook
+    # the cards and the rulebook (its card figures) rebuilt; the rest of the starter kit
+    # (its coins, the guide) stays up to date
+    manifest = json.loads((root / "output/g/build-manifest.json").read_text(encoding="utf-8"))
+    built = re.findall(r"\] \d+/\d+ (\S+)", edited.stderr)
+    assert sorted(built) == ["output/g/en/cards-a4.pdf", "output/g/en/rulebook.pdf"], edited
+    total = len(manifest["files"])
+    assert total > 2 and f"2 of {total} files built" in edited.stdout, edited.stdout
     text = reader(cards).pages[0].extract_text()
     assert "Ranger" in text and "Scout" not in text
 
@@ -254,12 +260,19 @@ def test_an_edited_cell_rebuilds_its_cards(tmp_path):
 PLANES = "content/dogfight/components/allied-planes.yaml"
 
 
+def _dogfight_langs(root: Path) -> list[str]:
+    import yaml
+
+    game = yaml.safe_load((root / "content/dogfight/game.yaml").read_text(encoding="utf-8"))
+    return list(game["languages"])
+
+
 def _planes_as_xlsx(root: Path) -> None:
     import yaml
 
     path = root / PLANES
     raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    langs = ["es", "en", "ko", "fr"]
+    langs = _dogfight_langs(root)  # a column per language the game prints
     deflection = raw["data"].pop("deflection")
     rows: list[list] = [["id", "count", "suit", "value", *(f"deflection.{x}" for x in langs)]]
     for suit in raw["matrix"]["over"]["suit"]:
@@ -285,8 +298,9 @@ def _two_dogfights(make_project) -> tuple[Path, Path]:
 
 
 def test_dogfight_planes_from_an_xlsx_print_the_same_sheets(make_project):
-    """The planes' component PDFs in es, en, ko and fr: built from the .xlsx, byte for byte
-    (else pixel for pixel) what the YAML matrix builds, with the same slots in the manifest."""
+    """The planes' component PDFs in every language of the game (es, en, ko, fr, de, pl): built
+    from the .xlsx, byte for byte (else pixel for pixel) what the YAML matrix builds, with the
+    same slots in the manifest."""
     from generator import session
     from generator.build.run import Options, plan_targets, run_target
     from generator.load.content import load_game
@@ -296,6 +310,8 @@ def test_dogfight_planes_from_an_xlsx_print_the_same_sheets(make_project):
     from compare_outputs import compare
 
     yaml_root, sheet_root = _two_dogfights(make_project)
+    langs = _dogfight_langs(yaml_root)
+    assert len(langs) >= 4 and {"es", "en", "ko", "fr"} <= set(langs), langs
     parts = {}
     for root in (yaml_root, sheet_root):
         with session.new():
@@ -309,7 +325,7 @@ def test_dogfight_planes_from_an_xlsx_print_the_same_sheets(make_project):
                 for t in plan_targets(project, content, options)
                 if t.component == "allied-planes" and t.kind == "components"
             ]
-            assert {t.lang for t in targets} == {"es", "en", "ko", "fr"}
+            assert {t.lang for t in targets} == set(langs)
             parts[root] = [run_target(str(root), t, options) for t in targets]
     assert json.dumps(parts[yaml_root], sort_keys=True) == json.dumps(
         parts[sheet_root], sort_keys=True
@@ -317,7 +333,7 @@ def test_dogfight_planes_from_an_xlsx_print_the_same_sheets(make_project):
     before, after = yaml_root / "output/dogfight", sheet_root / "output/dogfight"
     result = compare(before, after, dpi=72)
     assert result["different"] == [] and not result["only before"] and not result["only after"]
-    assert len(result["bytes"]) + len(result["pixels"]) == 4
+    assert len(result["bytes"]) + len(result["pixels"]) == len(langs)  # one PDF per language
     print("planes PDFs:", {k: len(v) for k, v in result.items()})
 
 
