@@ -95,10 +95,20 @@ def test_noop_rebuild_builds_nothing_and_a_change_rebuilds_only_its_targets(dogf
     assert not list((root / "output").rglob("*.tmp"))
 
 
+# Two Hanja no bundled face covers (the Japanese face's kanji subset covers common ones such
+# as 飛機, which per-character fallback now prints in a Korean name).
+UNCOVERED = "鬱纛"
+
+
 def test_missing_glyph_is_an_error_finding_naming_item_language_and_characters(dogfight_copy):
+    from fontTools.ttLib import TTFont
+
+    for font in (ROOT / "templates/fonts").glob("*.ttf"):
+        cmap = TTFont(font).getBestCmap()
+        assert not any(ord(c) in cmap for c in UNCOVERED), f"{font.name} covers {UNCOVERED}"
     root = dogfight_copy
     comp = root / "content/dogfight/components/allied-planes.yaml"
-    comp.write_text(comp.read_text().replace("ko: 연합군 비행기,", "ko: 연합군 飛行機,"))
+    comp.write_text(comp.read_text().replace("ko: 연합군 비행기,", f"ko: 연합군 {UNCOVERED}기,"))
     result = run_pnp(root, "check", "--format", "json")
     assert result.returncode == 1
     findings = json.loads(result.stdout)
@@ -107,10 +117,10 @@ def test_missing_glyph_is_an_error_finding_naming_item_language_and_characters(d
     # the component's name is also printed in the ko rulebook's component list
     rulebook = [f for f in findings if f["code"] == "missing-glyph" and not f.get("box")]
     assert [(f["file"], f["lang"]) for f in rulebook] == [("content/dogfight/rules/ko.md", "ko")]
-    assert "'飛' (U+98DB)" in rulebook[0]["message"] and "'機' (U+6A5F)" in rulebook[0]["message"]
+    assert "'鬱' (U+9B31)" in rulebook[0]["message"] and "'纛' (U+7E9B)" in rulebook[0]["message"]
     for f in glyphs:
         assert f["lang"] == "ko" and f["component"] == "allied-planes"
-        assert "'飛' (U+98DB)" in f["message"] and "'機' (U+6A5F)" in f["message"]
+        assert "'鬱' (U+9B31)" in f["message"] and "'纛' (U+7E9B)" in f["message"]
     card = next(f for f in glyphs if f["box"] == "deck" and f.get("item"))
     assert card["item"] == "red-1" and "50 items" in card["message"]
     # print refuses to write anything when check finds errors

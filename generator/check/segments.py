@@ -30,11 +30,14 @@ from generator.i18n.po import _check_placeholders, expressions, protect
 from generator.i18n.segments import Segment, strip_jinja
 from generator.load import languages
 from generator.load.language_guess import guess
+from generator.load.project import refusal
 from generator.load.rules_source import plain
+from generator.load.templating import check_syntax
 from generator.load.terms import index
 
 ICON = re.compile(r"(?<![\w:]):([a-z][a-z0-9_-]*):(?![\w:])")
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)]*)\)")
+IMAGE = re.compile(r"!\[[^\]]*\]\(([^)]*)\)")
 BOLD = re.compile(r"\*\*")
 
 
@@ -72,6 +75,7 @@ def check(view: GameView) -> list[Finding]:
 
     # a draft is work in progress (a `{complete: 90%}` language only while under its threshold)
     declared_drafts = drafts.drafts(content)
+    icons = frozenset(content.game.icons)
     out: list[Finding] = []
     in_source: dict[tuple[str, str], list[tuple[Segment, int]]] = {}
     sentence_checks: list[tuple[Segment, str, str, str, int, dict]] = []
@@ -81,7 +85,7 @@ def check(view: GameView) -> list[Finding]:
                 continue
             text = place.text
             where = dict(file=view.rel(place.file), lang=lang, key=seg.ctx)
-            out += pair(seg, source, lang, text, indexes, place.line, where)
+            out += pair(seg, source, lang, text, indexes, place.line, where, icons=icons)
             sentence_checks.append((seg, lang, text, seg.ctx, place.line, where))
             if lang not in declared_drafts and (
                 guess(text, [lang, source]) == source or _copied(seg.text, text, source)
@@ -129,12 +133,20 @@ def pair(
     indexes: dict,
     line: int | None,
     where: dict,
+    icons: frozenset[str] | None = None,
 ) -> list[Finding]:
     """The checks of one translation against its source that need no other segment: numbers
     and glossary swaps (YAML strings: rulebook prose gets them per section), markup and
-    placeholders. Used by `pnp check` and by `pnp i18n import` on each entry it applies."""
+    placeholders. Used by `pnp check` and by `pnp i18n import` on each entry it applies.
+
+    A mistake of one side alone (a Jinja block left open, an icon the game does not declare
+    when `icons` is given, a refused image path) is reported once, by the check that owns it
+    (template, unknown-icon, path-refused); what it breaks is not compared, or the one typo
+    would come back as two or three errors."""
     out: list[Finding] = []
     label = seg.ctx
+    if seg.kind == "string" and not (_compiles(seg.text) and _compiles(text)):
+        return out
     if seg.kind == "string":
         out += _numbers(
             _unnamed(_words(seg.text), _words(text), source),
@@ -156,7 +168,7 @@ def pair(
                 where,
                 swaps_only=True,
             )
-    out += _markup(seg.text, text, source, lang, label, line, where)
+    out += _markup(seg.text, text, source, lang, label, line, where, icons)
     out += _placeholders(seg.text, text, label, line, where)
     return out
 
@@ -176,8 +188,27 @@ def _finding(code: str, message: str, line: int | None, where: dict, hint: str) 
     return Finding("error", code, message, line=line, hint=hint, **where)
 
 
+def _compiles(text: str) -> bool:
+    try:
+        check_syntax(text)
+    except ContentError:
+        return False
+    return True
+
+
+def _refused_image(text: str) -> bool:
+    return any(refusal(t.strip(), what="image") is not None for t in IMAGE.findall(text))
+
+
 def _markup(
-    a: str, b: str, la: str, lb: str, label: str, line: int | None, where: dict
+    a: str,
+    b: str,
+    la: str,
+    lb: str,
+    label: str,
+    line: int | None,
+    where: dict,
+    icons: frozenset[str] | None = None,
 ) -> list[Finding]:
     out = []
     ta, tb = strip_jinja(a), strip_jinja(b)
@@ -192,6 +223,8 @@ def _markup(
             )
         )
     icons_a, icons_b = Counter(ICON.findall(ta)), Counter(ICON.findall(tb))
+    if icons is not None and not set(icons_a) | set(icons_b) <= icons:
+        icons_a = icons_b  # an undeclared icon is its own error (unknown-icon)
     lost = sorted(set(icons_a) - set(icons_b))
     extra = sorted(set(icons_b) - set(icons_a))
     if lost or extra:
@@ -210,7 +243,7 @@ def _markup(
             )
         )
     links_a, links_b = sorted(LINK.findall(ta)), sorted(LINK.findall(tb))
-    if links_a != links_b:
+    if links_a != links_b and not (_refused_image(ta) or _refused_image(tb)):
         out.append(
             _finding(
                 "translation-markup",

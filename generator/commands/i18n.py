@@ -377,7 +377,8 @@ def _integrity(
         if not e.changed:
             continue
         where = dict(file=str(po_path), lang=lang, key=e.segment.ctx)
-        for f in pair(e.segment, source, lang, e.text, indexes, e.line, where):
+        icons = frozenset(content.game.icons)
+        for f in pair(e.segment, source, lang, e.text, indexes, e.line, where, icons=icons):
             f.severity = "warning"
             f.message = f"entry '{e.segment.ctx}' (applied): " + f.message.split(": ", 1)[-1]
             out.append(f)

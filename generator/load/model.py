@@ -393,7 +393,12 @@ class Component(Strict):
     layout: str
     back: str | None = None
     data: dict[str, Any] = {}
-    items: list[Item] | str = Field(
+    # Tagged so that a bad item is reported once, at its own key (items[0].count), rather
+    # than as two failed union members located at `items:`.
+    items: Annotated[
+        Annotated[list[Item], Tag("list")] | Annotated[str, Tag("sheet")],
+        Discriminator(lambda v: "sheet" if isinstance(v, str) else "list"),
+    ] = Field(
         [],
         description="the items, or a spreadsheet with one row per item: cards.csv, "
         "cards.xlsx, cards.ods, cards.xlsx#Sheet name (docs/spreadsheets.md)",

@@ -154,29 +154,9 @@ def inside(
     if found is not None:
         return found
     where = dict(file=file, line=line, key=key)
-    if not relative or "\x00" in relative:
-        raise ContentError(f"empty or invalid {what} path", code="bad-path", **where)
-    if "://" in relative or relative.startswith(("file:", "http:", "https:", "data:")):
-        raise ContentError(
-            f"{what} path '{relative}' is a URL; refused",
-            code="path-refused",
-            hint="use a file inside the game folder",
-            **where,
-        )
-    if os.path.isabs(relative) or relative.startswith("~"):
-        raise ContentError(
-            f"{what} path '{relative}' is absolute; refused",
-            code="path-refused",
-            hint="use a path relative to the game folder",
-            **where,
-        )
-    if ".." in Path(relative).parts:
-        raise ContentError(
-            f"{what} path '{relative}' leaves the game folder ('..'); refused",
-            code="path-refused",
-            hint="keep art inside the game folder",
-            **where,
-        )
+    refused = refusal(relative, what=what, **where)
+    if refused is not None:
+        raise refused
     path = base / relative
     if not _contained(path, (base, *also)):
         resolved = path.resolve()
@@ -188,6 +168,36 @@ def inside(
         )
     known[(base, relative, also)] = path
     return path
+
+
+def refusal(relative: str, *, what: str, file=None, line=None, key=None) -> ContentError | None:
+    """Why `relative` may never name a file of the game (empty, a URL, absolute, or with `..`),
+    read from the text alone; None when it may (it must still be inside: `inside`)."""
+    where = dict(file=file, line=line, key=key)
+    if not relative or "\x00" in relative:
+        return ContentError(f"empty or invalid {what} path", code="bad-path", **where)
+    if "://" in relative or relative.startswith(("file:", "http:", "https:", "data:")):
+        return ContentError(
+            f"{what} path '{relative}' is a URL; refused",
+            code="path-refused",
+            hint="use a file inside the game folder",
+            **where,
+        )
+    if os.path.isabs(relative) or relative.startswith("~"):
+        return ContentError(
+            f"{what} path '{relative}' is absolute; refused",
+            code="path-refused",
+            hint="use a path relative to the game folder",
+            **where,
+        )
+    if ".." in Path(relative).parts:
+        return ContentError(
+            f"{what} path '{relative}' leaves the game folder ('..'); refused",
+            code="path-refused",
+            hint="keep art inside the game folder",
+            **where,
+        )
+    return None
 
 
 @session.cached

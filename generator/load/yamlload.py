@@ -249,6 +249,8 @@ def locate(data: Any, path: tuple) -> tuple[Path | None, int | None, str]:
             parts.append(f"[{part}]")
         elif isinstance(node, YDict) and i + 1 < len(path) and path[i + 1] in node:
             continue  # a union tag, not a key
+        elif isinstance(node, YList) and not isinstance(part, int) and i + 1 < len(path):
+            continue  # a union tag before a list index (items: list or spreadsheet name)
         else:
             if isinstance(node, YDict) and not isinstance(part, int) and "[" not in str(part):
                 parts.append(str(part))  # a key that is missing or unknown (not a validator)
