@@ -67,13 +67,22 @@ def check_game(content: GameContent, grouped: bool = True) -> list[Finding]:
             f.file = rel(f.file, root)
     if grouped:
         findings = _one_per_art_file(findings)
-        seen: set[tuple] = set()  # two checks that reach the same fault say it once
+
+        # Two checks that reach the same fault say it once: a fault found once for the whole
+        # component (no item) is not said again per item; the same per-item finding is kept
+        # once per item, so collapse() below can still group it ("5 items: ...").
+        def fault(f: Finding) -> tuple:
+            return (f.severity, f.code, f.file, f.line, f.message, f.lang)
+
+        whole = {fault(f) for f in findings if f.item is None}
+        seen: set[tuple] = set()
         unique = []
         for f in findings:
-            key = (f.severity, f.code, f.file, f.line, f.message, f.lang)
-            if key not in seen:
-                seen.add(key)
-                unique.append(f)
+            key = (*fault(f), f.item)
+            if key in seen or (f.item is not None and fault(f) in whole):
+                continue
+            seen.add(key)
+            unique.append(f)
         findings = unique
     findings = drafts.soften(content, findings)  # a draft language's errors are warnings
     return apply(
