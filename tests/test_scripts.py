@@ -494,13 +494,15 @@ DRAFTS = {
         "suits": ["红", "蓝", "绿", "黄", "紫"],
         "deck": "盟军飞机",
         "name": "盟军飞机",
-        "deflection": "**偏转射击：**手牌多于4张的玩家弃牌，直到手中只剩下4张为止。其余的牌仍留在手中。",
+        "deflection": "**偏转射击：**手牌多于4张的玩家弃牌，直到手中只剩下4张为止。"
+        "其余的牌仍留在手中。",
     },
     "zh-Hant": {
         "suits": ["紅", "藍", "綠", "黃", "紫"],
         "deck": "盟軍飛機",
         "name": "盟軍飛機",
-        "deflection": "**偏轉射擊：**手牌多於4張的玩家棄牌，直到手中只剩下4張為止。其餘的牌仍留在手中。",
+        "deflection": "**偏轉射擊：**手牌多於4張的玩家棄牌，直到手中只剩下4張為止。"
+        "其餘的牌仍留在手中。",
     },
     "ar": {
         "suits": ["أحمر", "أزرق", "أخضر", "أصفر", "بنفسجي"],
@@ -524,7 +526,9 @@ def _draft(root: Path, lang: str) -> None:
     game = root / "content/dogfight/game.yaml"
     text = game.read_text(encoding="utf-8")
     text = re.sub(r"(?m)^(languages: \[.*)\]$", rf"\1, {{{lang}: draft}}]", text)
-    for es, word in zip(["Rojo", "Azul", "Verde", "Amarillo", "Morado"], words["suits"]):
+    for es, word in zip(
+        ["Rojo", "Azul", "Verde", "Amarillo", "Morado"], words["suits"], strict=True
+    ):
         text = text.replace(f"name: {{es: {es},", f"name: {{{lang}: {word}, es: {es},")
     game.write_text(text, encoding="utf-8")
     planes = root / "content/dogfight/components/allied-planes.yaml"

@@ -13,9 +13,9 @@ from generator.load.shapes import Point
 from generator.render.boxes import KINDS
 from generator.render.boxes.base import Frame, bounds, multiply
 from generator.render.boxes.text import extent, fit_text
-from generator.render.shaping import is_rtl as rtl_language
 from generator.render.boxes.walk import walk
 from generator.render.engine import FaceRenderer
+from generator.render.shaping import is_rtl as rtl_language
 from generator.units import MM
 
 

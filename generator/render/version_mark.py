@@ -28,8 +28,8 @@ from generator.errors import ContentError, Finding
 from generator.render.boxes.base import Frame, Placed, Rect, bounds, colour, multiply
 from generator.render.boxes.repeat import cells
 from generator.render.boxes.text import extent, fit_text
-from generator.render.shaping import is_rtl as rtl_language
 from generator.render.boxes.walk import walk
+from generator.render.shaping import is_rtl as rtl_language
 from generator.units import MM
 
 if TYPE_CHECKING:

@@ -234,7 +234,8 @@ def _draw_bidi_line(renderer, canvas, line, faces, x, baseline, size, rtl, icon_
         for text, style in atom.segments:
             chars += [(c, (style, f)) for f, piece in faces[style].runs(text) for c in piece]
     for level, text, key in shaping.visual_runs(chars, rtl):
-        style, what = key  # type: ignore[misc]
+        assert isinstance(key, tuple)
+        style, what = key
         if style == "icon":
             for _ in text:
                 icon = size * textflow.ICON_SCALE
