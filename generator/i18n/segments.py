@@ -34,7 +34,7 @@ from generator.load.languages import note_pattern
 from generator.load.rules_source import HEADING, LIST_ITEM, NUMBERED, rules_files
 from generator.load.yamlload import read_text, yaml_error
 
-LANG = re.compile(r"^[a-z]{2}\Z")
+LANG = re.compile(r"^[a-z]{2}(?:-[A-Z][a-z]{3})?(?:-[A-Z]{2})?\Z")  # a language tag: es, zh-Hant
 NOT_TRANSLATED = {"glossary.yaml", "accepted.yaml", "manifest.yaml", "i18n-sync.yaml"}
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
