@@ -232,3 +232,26 @@ def test_tiles_under_another_name_are_still_the_board_in_a_rulebook(make_project
     assert html.count('class="cell"') == 12
     assert html.count('class="piece"') == 4
     assert 'alt="destroyer-red"' in html and 'alt="islet-1"' in html
+
+
+def test_the_face_gives_every_real_component_what_its_label_gave_before():
+    """`as: auto` decided from the face agrees, for all 16 components of the four games, with
+    main's rule on the label (card and tile: deck; board: board; anything else: tile), so the
+    games' TTS exports are unchanged; the label itself is read here only as that old oracle."""
+    from generator.exports.tts import object_for
+    from generator.load.content import load_game
+    from generator.load.export_options import bare
+    from generator.load.project import Project
+
+    project = Project(ROOT)
+    seen = {}
+    for game in ("dogfight", "red-code", "sub-zero", "the-hunt-begins"):
+        for comp in load_game(project, game).components:
+            label = comp.model.kind
+            before = "deck" if label in ("card", "tile") else label if label == "board" else "tile"
+            seen[comp.id] = (object_for(comp, bare("tts")), before)
+    assert len(seen) == 16
+    assert {cid: now for cid, (now, _) in seen.items()} == {
+        cid: before for cid, (_, before) in seen.items()
+    }
+    assert {now for now, _ in seen.values()} == {"deck", "board", "tile"}

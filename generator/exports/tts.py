@@ -23,23 +23,23 @@ from generator.exports import raster
 from generator.exports.base import ExportContext, Job, Outputs, file_entry
 from generator.load import templating
 from generator.load.content import ComponentSpec, ItemSpec
-from generator.load.export_options import TtsOptions
+from generator.load.export_options import BOARD_ABOVE_SHEET, TILE_BELOW_MM, TtsOptions
 from generator.units import MM
 
 DEFAULT_DPI = 150  # TTS shows cards at about 500 px tall; sheets stay under 4k x 4k
 MAX_COLS, MAX_ROWS = 10, 7
 PER_SHEET = MAX_COLS * MAX_ROWS - 1  # the last slot holds the hidden-card face
 COMPRESS_LEVEL = 6
-# `as: auto`: a face narrower than any playing card (the smallest common size, mini, is 41 mm)
-# is a counter or a standee; one larger than an A5 sheet (148 x 210 mm) lies on the table.
-TILE_BELOW = 40 * MM
-BOARD_ABOVE = 148 * MM * 210 * MM
+# `as: auto` (the thresholds are declared with the option, so its description names them)
+TILE_BELOW = TILE_BELOW_MM * MM
+BOARD_ABOVE = BOARD_ABOVE_SHEET[1] * MM * BOARD_ABOVE_SHEET[2] * MM
 
 
 def object_for(comp: ComponentSpec, opts: TtsOptions) -> str:
     """What a component becomes in TTS: `deck`, `board` or `tile`. The export's `as:` when it
     names one; else from the face: a die-cut shape (round, hexagonal...) or a side under 40 mm
-    is a tile, a face larger than A5 a board, any other rectangle a deck of cards."""
+    is a tile, a face larger than A5 a board, any other rectangle a deck of cards (which gives
+    Red Code, Sub Zero and The Hunt Begins what their kind labels meant before)."""
     if opts.as_ != "auto":
         return opts.as_
     w, h = comp.size_pt

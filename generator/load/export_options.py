@@ -55,6 +55,11 @@ class PngOptions(ExportOptions):
 
 
 TtsObject = Literal["auto", "deck", "board", "tile"]
+# `as: auto` (exports/tts.py object_for): a face with a side under this many mm is narrower than
+# any playing card (the smallest common size, mini, is 41 mm): a counter or a standee; a face
+# larger than this sheet lies on the table.
+TILE_BELOW_MM = 40
+BOARD_ABOVE_SHEET = ("A5", 148, 210)
 
 
 class TtsOptions(ExportOptions):
@@ -70,8 +75,8 @@ class TtsOptions(ExportOptions):
         alias="as",
         description="what each component becomes (default auto): deck (DeckCustom), board "
         "(Custom_Board) or tile (Custom_Tile, one per copy); auto decides from the face: a "
-        "die-cut shape or a side under 40 mm is a tile, a face larger than A5 a board, any "
-        "other a deck",
+        f"die-cut shape or a side under {TILE_BELOW_MM} mm is a tile, a face larger than "
+        f"{BOARD_ABOVE_SHEET[0]} a board, any other a deck",
     )
 
 
