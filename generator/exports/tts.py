@@ -38,8 +38,7 @@ BOARD_ABOVE = BOARD_ABOVE_SHEET[1] * MM * BOARD_ABOVE_SHEET[2] * MM
 def object_for(comp: ComponentSpec, opts: TtsOptions) -> str:
     """What a component becomes in TTS: `deck`, `board` or `tile`. The export's `as:` when it
     names one; else from the face: a die-cut shape (round, hexagonal...) or a side under 40 mm
-    is a tile, a face larger than A5 a board, any other rectangle a deck of cards (which gives
-    Red Code, Sub Zero and The Hunt Begins what their kind labels meant before)."""
+    is a tile, a face larger than A5 a board, any other rectangle a deck of cards."""
     if opts.as_ != "auto":
         return opts.as_
     w, h = comp.size_pt
