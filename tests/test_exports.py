@@ -177,8 +177,13 @@ def test_tts_pieces_and_base_url(dogfight_copy):
         "exports: [{format: tts, base_url: 'https://example.org/kit', dpi: 72}]",
     )
     game.write_text(text)
+    # rewards are poker cards (a deck by their face); the export's own option makes them tiles
     comp = root / "content/dogfight/components/rewards.yaml"
-    comp.write_text(comp.read_text().replace("kind: card", "kind: token"))
+    comp.write_text(
+        comp.read_text()
+        + "print: {exports: [{format: tts, base_url: 'https://example.org/kit', dpi: 72, "
+        "as: tile}]}\n"
+    )
     only_languages(root, "dogfight", ["en"])  # the test reads English decks only
     tts = ("print", "--export", "tts", "--paper", "a4")
     run_pnp(root, *tts, check=True)

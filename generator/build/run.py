@@ -79,7 +79,7 @@ class Target:
     langs: tuple[str, ...] = ()  # a bilingual edition's two languages
     members: tuple[str, ...] = ()  # components a job reads (shared sheets)
     paths: tuple[str, ...] = ()  # every file an export writes (default: just `path`)
-    spec: Any = None  # the ExportSpec of an export target
+    spec: Any = None  # the options of an export target (load/export_options.py)
     job: Any = None  # the exporter's Job of an export target, as planned (run as it is)
 
     @property
@@ -146,7 +146,7 @@ def _chosen_exports(settings, names: list[str]) -> list:
     # Deferred for start-up time: a no-op `pnp print` (the kit stamp) imports this module for its
     # lock and options only, without pydantic and the content model (about 120 modules).
     from generator import exports
-    from generator.load.model import ExportSpec
+    from generator.load import export_options
 
     own = exports.effective(settings)
     chosen = []
@@ -157,9 +157,7 @@ def _chosen_exports(settings, names: list[str]) -> list:
                 code="usage",
                 hint="formats: " + ", ".join(exports.FORMATS),
             )
-        chosen += [s for s in own if s.format == name] or [
-            ExportSpec.model_validate({"format": name})
-        ]
+        chosen += [s for s in own if s.format == name] or [export_options.spec(name)]
     return chosen
 
 

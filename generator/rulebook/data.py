@@ -565,7 +565,11 @@ class RulesData:
             bottom = f' style="margin-bottom: {pct_g:.3f}%"' if r < len(cells) - 1 else ""
             lines.append(f'<div class="board-row"{bottom}>{"".join(parts)}</div>')
         cell_h = cell_w * fh / fw
-        overlay = self._pieces(pieces, per_face, cell_w, cell_h, g, len(cells), cols, cell_w / fw)
+        # pieces are items of the other components: the board's own faces cannot stand on it
+        board_of = {cell[0].id for row in cells for cell in row if cell}
+        overlay = self._pieces(
+            pieces, per_face, cell_w, cell_h, g, len(cells), cols, cell_w / fw, board_of
+        )
         cap = f'<p class="caption">{self._cell(caption)}</p>' if caption else ""
         html = (
             f'<div class="board" style="width: {total / MM:.2f}mm">{"".join(lines)}{overlay}</div>'
@@ -573,8 +577,10 @@ class RulesData:
         )
         return self.blocks.add(f'<div class="board-figure">{html}</div>')
 
-    def _pieces(self, pieces, per_face, cell_w, cell_h, gap, rows, cols, scale) -> str:
-        """Absolutely placed faces over a board(), centred on their cells, at the board's scale."""
+    def _pieces(self, pieces, per_face, cell_w, cell_h, gap, rows, cols, scale, board_of) -> str:
+        """Absolutely placed faces over a board(), centred on their cells, at the board's scale.
+        A piece without `component` is looked up among the components the board is not made
+        of (`board_of`), so a piece and a tile may share an item id."""
         if not pieces:
             return ""
         if not isinstance(per_face, int) or not 1 <= per_face <= 8:
@@ -594,7 +600,7 @@ class RulesData:
                 for c in self.content.components
                 if piece.get("component") in (None, c.id)
                 for i in c.items
-                if i.id == piece["item"] and c.model.kind != "tile"
+                if i.id == piece["item"] and c.id not in board_of
             ]
             if len(found) != 1:
                 raise ContentError(
