@@ -4,9 +4,17 @@ power cut, and errors located at the key at fault."""
 
 from __future__ import annotations
 
+import errno
+import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
-from test_untrusted import mini
+import pytest
+from conftest import ROOT, run_pnp
+from test_untrusted import COMP, RULES_ES, mini, one_line
 
 # ------------------------------------------------------------------ a project's root
 
@@ -30,3 +38,188 @@ def test_a_relative_root_is_the_same_project_as_its_absolute_path(tmp_path, monk
     out = tmp_path / "rules.pdf"
     info = book.render_rulebook(again, "es", "a4", out)
     assert info["pages"] >= 1 and out.stat().st_size > 1000
+
+
+# ------------------------------------------------------------------ i18n import: one transaction
+
+SYNC = "content/mini/rules/i18n-sync.yaml"
+IMPORTED = (COMP, RULES_ES, SYNC)  # the three files the import below writes
+IMPORT = ("i18n", "import", "mini")
+
+
+def _translated_po(root: Path, tmp_path: Path) -> Path:
+    """A Spanish PO changing a card's name and a rulebook paragraph: its import writes the
+    cards' YAML, the Spanish rulebook and the sync record."""
+    import polib
+
+    path = tmp_path / "es.po"
+    run_pnp(root, "i18n", "export", "mini", "--lang", "es", "-o", str(path), check=True)
+    po = polib.pofile(str(path))
+    for entry in po:
+        if entry.msgctxt.endswith("cards.yaml:name"):
+            entry.msgstr = "Naipe"
+        elif entry.msgctxt == "rules:§2:p1":
+            entry.msgstr = "Juega un naipe."
+    po.save(str(path))
+    return path
+
+
+def _files(root: Path) -> dict[str, bytes | None]:
+    return {rel: (root / rel).read_bytes() if (root / rel).exists() else None for rel in IMPORTED}
+
+
+def _leftovers(root: Path) -> list[Path]:
+    return [*root.rglob(".*.pnp-*.tmp"), *root.glob(".pnp-journal*")]
+
+
+@pytest.fixture
+def importing(tmp_path):
+    """A project, its files before the import, and the files a clean import makes (in a copy)."""
+    root = mini(tmp_path / "p")
+    po = _translated_po(root, tmp_path)
+    clean = tmp_path / "clean"
+    shutil.copytree(root, clean)
+    run_pnp(clean, "i18n", "import", "mini", str(po), check=True)
+    before, after = _files(root), _files(clean)
+    assert all(before[rel] != after[rel] for rel in IMPORTED), "the import must change all three"
+    return root, po, before, after
+
+
+@pytest.mark.parametrize("renamed", [0, 1, 2])
+def test_an_import_cut_short_while_renaming_is_finished_by_the_next_command(
+    importing, monkeypatch, renamed
+):
+    """The disk fails after `renamed` of the three files are renamed into place: the error says
+    exactly that, and the next pnp command renames the rest, so the files and the sync record
+    end up byte-identical to a clean import (main left some new and some old)."""
+    root, po, _before, after = importing
+    real = os.replace
+    done: list[str] = []
+
+    def failing(src, dst, *args, **kwargs):
+        if not str(dst).endswith(".pnp-journal.json"):  # the journal's own writes go through
+            if len(done) == renamed:
+                raise OSError(errno.EIO, "Input/output error", str(dst))
+            done.append(str(dst))
+        return real(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", failing)
+    result = run_pnp(root, "i18n", "import", "mini", str(po))
+    monkeypatch.undo()
+    assert result.returncode == 2, result.stdout + result.stderr
+    line = one_line(result)
+    assert f"stopped after {renamed} of 3 files" in line, line
+    assert f"the other {3 - renamed} are written beside their files" in line, line
+    assert "the next pnp command in this project finishes them" in line, line
+    now = _files(root)
+    assert sum(now[rel] == after[rel] for rel in IMPORTED) == renamed  # the message is true
+    # the next command (any: here a status) finishes it, and says so
+    status = run_pnp(root, "i18n", "status", "mini")
+    assert status.returncode == 0, status.stdout + status.stderr
+    assert "pnp: finished an interrupted i18n import of es.po into mini: all 3 files are new" in (
+        status.stderr
+    )
+    assert _files(root) == after
+    assert not _leftovers(root)
+    assert run_pnp(root, "check").returncode == 0
+
+
+@pytest.mark.parametrize("failing_write", [1, 2, 3])
+def test_a_full_disk_while_writing_an_import_changes_no_file(importing, monkeypatch, failing_write):
+    """ENOSPC on the first, second or last file's data: every file is as it was, no temporary
+    or journal is left, and the one error line says no file was changed (main wrote the files
+    before the failing one)."""
+    root, po, before, _after = importing
+    real = os.write
+    calls: list[int] = []
+
+    def full(fd, data):
+        calls.append(fd)
+        if len(calls) == failing_write:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(fd, data)
+
+    monkeypatch.setattr(os, "write", full)
+    result = run_pnp(root, "i18n", "import", "mini", str(po))
+    monkeypatch.undo()
+    assert result.returncode == 2, result.stdout + result.stderr
+    line = one_line(result)
+    assert "No space left on device" in line and "no file was changed" in line, line
+    assert IMPORTED[failing_write - 1] in line, line  # the file being written is named
+    assert _files(root) == before
+    assert not _leftovers(root)
+
+
+_KILLED_AT = """
+import os, sys
+import generator.fsio as fsio
+stage = sys.argv.pop(1)
+real_journal, real_replace = fsio._write_journal, os.replace
+def journal(path, state, *args):
+    if stage == "prepared" and state == "committed":
+        os._exit(137)  # the power goes: every temporary written, nothing committed
+    return real_journal(path, state, *args)
+def replace(src, dst, *args, **kw):
+    real_replace(src, dst, *args, **kw)
+    if stage == "committed" and "cards.yaml" in str(dst):
+        os._exit(137)  # the power goes after the first file's rename
+fsio._write_journal, os.replace = journal, replace
+from generator.commands.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("stage", ["prepared", "committed"])
+def test_a_power_cut_during_an_import_is_undone_or_finished_next_time(importing, stage):
+    """A process killed outright (no cleanup runs) before the commit point is rolled back by the
+    next command, one killed after it is rolled forward: all files old, or all new."""
+    root, po, before, after = importing
+    proc = subprocess.run(
+        [sys.executable, "-c", _KILLED_AT, stage, "--root", str(root), *IMPORT, str(po)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        cwd=root,
+        timeout=120,
+    )
+    assert proc.returncode == 137, proc.stdout + proc.stderr
+    assert (root / ".pnp-journal.json").exists()
+    result = run_pnp(root, "check")
+    assert result.returncode == 0, result.stdout + result.stderr
+    if stage == "prepared":
+        assert "pnp: undid an interrupted i18n import of es.po into mini: no file was changed" in (
+            result.stderr
+        )
+        assert _files(root) == before
+    else:
+        assert "all 3 files are new" in result.stderr
+        assert _files(root) == after
+    assert not _leftovers(root)
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        ["content/mini/.x.pnp-1.tmp", "../outside.txt"],
+        ["../.outside.txt.pnp-1.tmp", "../outside.txt"],
+        ["/tmp/.passwd.pnp-1.tmp", "/etc/passwd"],
+        ["content/mini/photo.png", "content/mini/components/cards.yaml"],
+        ["content/.cards.yaml.pnp-1.tmp", "content/mini/components/cards.yaml"],
+    ],
+)
+def test_a_journal_shipped_in_a_project_moves_nothing_outside_it(tmp_path, entry):
+    """A downloaded project may carry a journal: one naming a file outside the project, or a
+    'temporary' that is not this file's, is one located error, and nothing is moved."""
+    root = mini(tmp_path / "p")
+    (tmp_path / "outside.txt").write_text("mine\n")
+    (tmp_path / ".outside.txt.pnp-1.tmp").write_text("theirs\n")
+    journal = {"pnp": "write-together", "state": "committed", "what": "x", "files": [entry]}
+    (root / ".pnp-journal.json").write_text(json.dumps(journal))
+    cards = (root / COMP).read_bytes()
+    result = run_pnp(root, "check")
+    assert result.returncode == 2, result.stdout + result.stderr
+    line = one_line(result)
+    assert ".pnp-journal.json" in line and "nothing was moved" in line, line
+    assert (tmp_path / "outside.txt").read_text() == "mine\n"
+    assert (tmp_path / ".outside.txt.pnp-1.tmp").exists()
+    assert (root / COMP).read_bytes() == cards
