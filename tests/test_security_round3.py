@@ -4,16 +4,23 @@ power cut, and errors located at the key at fault."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
+import warnings
 from pathlib import Path
 
 import pytest
 from conftest import ROOT, run_pnp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_untrusted import COMP, RULES_ES, mini, one_line
 
 # ------------------------------------------------------------------ a project's root
@@ -223,3 +230,123 @@ def test_a_journal_shipped_in_a_project_moves_nothing_outside_it(tmp_path, entry
     assert (tmp_path / "outside.txt").read_text() == "mine\n"
     assert (tmp_path / ".outside.txt.pnp-1.tmp").exists()
     assert (root / COMP).read_bytes() == cards
+
+
+# ------------------------------------------------------------------ the time limit, in -j 1 too
+
+_SWALLOWING = """
+import sys, time
+import generator.build.run as run
+from generator import fsio
+def stuck(root, target, options):  # WeasyPrint-like: every stop is caught and ignored
+    with fsio.atomic_path(fsio.output_path(run.Path(root), target.path)) as tmp:
+        tmp.write_bytes(b"half a PDF")
+        while True:
+            try:
+                time.sleep(0.01)
+            except BaseException:
+                pass
+run.run_target = stuck
+from generator.commands.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_target_that_swallows_its_stop_is_ended_and_named(tmp_path, jobs):
+    """A target that catches the time limit's stop (WeasyPrint catches BaseException while it
+    draws SVG) is ended after a grace period, serial or parallel: one error line naming the
+    target and the limit, exit 2, no temporary left. Main looped forever under -j 1, and under
+    -j 2 printed three lines, the last blaming a worker 'out of memory'."""
+    root = mini(tmp_path / "p")
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-c", _SWALLOWING, "--root", str(root), "print", "-j", jobs],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT), PNP_TARGET_SECONDS="0.5"),
+        cwd=root,
+        timeout=60,
+    )
+    assert result.returncode == 2, result.stdout + result.stderr
+    line = one_line(result)
+    assert re.search(r"output/mini/\w+/\S+\.pdf: building this took over the 0\.5 s limit", line)
+    assert time.monotonic() - started < 45
+    assert not list((root / "output").rglob("*.tmp"))
+    assert not list((root / "output").rglob("*.pdf"))
+
+
+# ------------------------------------------------------------------ the packer always ends
+
+_SIZES = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.floats(min_value=1e-9, max_value=1e-3),
+    st.floats(min_value=1.0, max_value=900.0),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    kind=st.sampled_from(["rect", "ellipse", "hexagon-flat", "hexagon-pointy", "triangle"]),
+    w=_SIZES,
+    h=_SIZES,
+    gap=st.one_of(st.just(0.0), _SIZES),
+    bleed=st.one_of(st.just(0.0), _SIZES),
+    count=st.integers(min_value=0, max_value=60),
+    bands=st.integers(min_value=1, max_value=3),
+    rotate=st.booleans(),
+    marks=st.booleans(),
+)
+def test_the_packer_ends_on_any_sizes(kind, w, h, gap, bleed, count, bands, rotate, marks):
+    """Any sizes at all (negative, zero, NaN, infinite, far too small or too big for the sheet):
+    `pack` ends within seconds, with every piece placed once on the sheet, or with DoesNotFit,
+    never another exception and never a loop (each step places a piece, or opens a sheet that
+    must then take one)."""
+    from generator.impose import packing
+    from generator.load.shapes import Outline, regular_polygon
+
+    if kind == "rect":
+        outline = Outline("rect", w, h)
+    elif kind == "ellipse":
+        outline = Outline("ellipse", w, h, name="circle", shares_cuts=False)
+    else:
+        sides = 3 if kind == "triangle" else 6
+        with np_errors():
+            verts = regular_polygon(sides, w, h, kind.endswith("pointy"))
+        name = "triangle" if sides == 3 else "hexagon"
+        outline = Outline("polygon", w, h, vertices=verts, name=name, shares_cuts=sides == 6)
+    made = [
+        packing.Band(f"b{i}", tuple(range(count)), outline, bleed, gap, marks, rotate)
+        for i in range(bands)
+    ]
+    paper = (595.0, 842.0)
+    previous = signal.signal(signal.SIGALRM, _hung)
+    signal.setitimer(signal.ITIMER_REAL, 20)
+    try:
+        sheets = packing.pack(made, paper, 20.0)
+    except packing.DoesNotFit:
+        return
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    placed = [(p.band.key, p.piece) for s in sheets for p in s.placed]
+    assert sorted(placed) == sorted((b.key, i) for b in made for i in range(count))
+    for s in sheets:
+        for p in s.placed:
+            assert p.trim.x >= 0 and p.trim.x + p.trim.w <= paper[0] + 1e-6
+            assert p.trim.y >= 0 and p.trim.y + p.trim.h <= paper[1] + 1e-6
+
+
+def _hung(signum, frame):
+    raise AssertionError("the packer did not end within 20 s")
+
+
+@contextlib.contextmanager
+def np_errors():
+    """regular_polygon divides by the box: a degenerate one is the packer's to refuse."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            yield
+        except (ZeroDivisionError, OverflowError, ValueError):
+            pytest.skip("no polygon of this size to pack")
