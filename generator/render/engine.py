@@ -52,10 +52,30 @@ class Contexts:
             # Data strings may themselves be templates over the item's data (an effect text
             # "Hace {{ damage }} daño"), so the card and the rulebook share one source.
             # A common back has no item: a per-item text is simply not available there.
-            return templating.render_data(ctx, on_error=None if item is not None else _no_item)
+            return templating.render_data(
+                ctx, on_error=self._at_key(comp, item) if item is not None else _no_item
+            )
         except ContentError as exc:
             where = (item.file, item.line) if item else (comp.file, None)
             raise exc.located(*where) from None
+
+    def _at_key(self, comp: ComponentSpec, item: ItemSpec):
+        """A data string's template error, located at the `data:` key it is written under
+        (the item's own, else the component's, else the game's), not at the item."""
+
+        def locate(key: str, exc: ContentError):
+            lang = self.lang
+            if key in item.data:
+                lines = item.data_lines
+                line = lines.get(f"{key}.{lang}") or lines.get(key) or item.line
+                raise exc.located(item.file, line, f"data.{key}")
+            if key in comp.model.data:
+                raise exc.located(comp.file, comp.data_line(key, lang), f"data.{key}")
+            if key in self.content.game.data:
+                raise exc.located(self.content.dir / "game.yaml", None, f"data.{key}")
+            raise exc
+
+        return locate
 
 
 def _no_item(key: str, exc: ContentError) -> StrictUndefined:
