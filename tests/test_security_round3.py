@@ -21,7 +21,7 @@ import pytest
 from conftest import ROOT, run_pnp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_untrusted import COMP, RULES_ES, mini, one_line
+from test_untrusted import COMP, GAME, RULES_ES, mini, one_line
 
 # ------------------------------------------------------------------ a project's root
 
@@ -350,3 +350,131 @@ def np_errors():
             yield
         except (ZeroDivisionError, OverflowError, ValueError):
             pytest.skip("no polygon of this size to pack")
+
+
+# ------------------------------------------------------------ translated names: which language
+
+LANG3 = {
+    GAME: [
+        ("languages: [en, es]", "languages: [es, en, de]"),  # es is the source: three distinct
+        ("title: {en: Mini, es: Mini}", "title: {en: Mini, es: Mini, de: Mini}"),
+    ],
+    COMP: [
+        ("name: {en: Card, es: Carta}", "name: {en: Card, es: Carta, de: Karte}"),
+        (
+            'es: "Golpea {{ power }} :star:"}',
+            'es: "Golpea {{ power }} :star:", de: "Trifft {{ power }} :star:"}',
+        ),
+    ],
+    "content/mini/rules/de.md": [
+        (None, "# Mini\n\n## 1 Teile\n\n- 3 Karten\n\n## 2 Spiel\n\nSpiele eine Karte.\n")
+    ],
+}
+SHEET = "id,count,colour,power,label.es,label.en,label.de\n"
+ROWS = "red-card,2,red,1,Golpea,Hits,Trifft\nblue-card,1,blue,3,Golpea,Hits,Trifft\n"
+
+
+def three_languages(root: Path, edits: dict) -> Path:
+    """The corpus's game in es (the source), en and de, then `edits` ({file: [(old, new)]};
+    old None writes the file; a `cards.csv` moves the items into that spreadsheet)."""
+    for changes in (LANG3, edits):
+        for rel, pairs in changes.items():
+            path = root / rel
+            for old, new in pairs:
+                if old is None:
+                    path.write_text(new)
+                    continue
+                text = path.read_text()
+                assert old in text, (rel, old)
+                path.write_text(text.replace(old, new, 1))
+    if (root / "content/mini/components/cards.csv").exists():
+        comp = root / COMP
+        text = comp.read_text()
+        comp.write_text(text[: text.index("items:")] + "items: cards.csv\n")
+    return root
+
+
+CSV = "content/mini/components/cards.csv"
+LANGUAGE_CASES = {
+    # name: (edits, the one error's file, line, key, the language it must name, hint part)
+    "component-name-de": (
+        {COMP: [("es: Carta, de: Karte}", "es: Carta}")]},
+        (COMP, 2, "name", "de", "add a 'de:' entry"),
+    ),
+    "component-name-source": (
+        {COMP: [("en: Card, es: Carta, ", "en: Card, ")]},
+        (COMP, 2, "name", "es", "add a 'es:' entry"),
+    ),
+    "game-title-de": (  # main: one error at '<unknown>' and one without a line
+        {GAME: [("es: Mini, de: Mini}", "es: Mini}")]},
+        (GAME, 2, "title", "de", "add a 'de:' entry"),
+    ),
+    "data-label-de": (
+        {COMP: [(', de: "Trifft {{ power }} :star:"', "")]},
+        (COMP, 7, "data.label", "de", "add a 'de:' entry"),
+    ),
+    "sheet-cell-de": (  # main: "add a 'de:' entry", no key, as if it were YAML
+        {CSV: [(None, SHEET + ROWS.replace("Golpea,Hits,Trifft\n", "Golpea,Hits,\n", 1))]},
+        (CSV, 2, "label.de", "de", "fill this row's 'label.de' cell"),
+    ),
+    "sheet-cell-source": (
+        {CSV: [(None, SHEET + ROWS.replace("3,Golpea,", "3,,"))]},
+        (CSV, 3, "label.es", "es", "fill this row's 'label.es' cell"),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", LANGUAGE_CASES)
+def test_a_missing_translation_is_named_in_its_own_language(tmp_path, case):
+    """A translated name or text missing in one language of three: one error, at the key (or
+    the spreadsheet cell) at fault, naming that language and no other as the missing one."""
+    edits, (file, line, key, lang, hint) = LANGUAGE_CASES[case]
+    root = three_languages(mini(tmp_path / "p"), edits)
+    result = run_pnp(root, "check", "--format", "json")
+    errors = [f for f in json.loads(result.stdout) if f["severity"] == "error"]
+    assert len(errors) == 1, errors
+    (found,) = errors
+    assert (found["file"], found.get("line"), found.get("key")) == (file, line, key), found
+    assert f"no '{lang}' text" in found["message"], found
+    others = {"es", "en", "de"} - {lang}
+    assert not any(f"no '{o}'" in found["message"] for o in others), found
+    assert hint in found["hint"], found
+    assert "1 items" not in found["message"], found
+
+
+@pytest.mark.parametrize("lang, other", [("de", "es"), ("en", "es")])
+def test_a_po_import_names_the_language_it_imports_and_the_source(tmp_path, lang, other):
+    """A PO of one language with a number the source lacks and a dropped placeholder: the
+    warning names that language and the source (es), never a third language."""
+    import polib
+
+    root = three_languages(mini(tmp_path / "p"), {})
+    path = tmp_path / f"{lang}.po"
+    run_pnp(root, "i18n", "export", "mini", "--lang", lang, "-o", str(path), check=True)
+    po = polib.pofile(str(path))
+    for entry in po:
+        if entry.msgctxt.endswith("cards.yaml:name"):
+            entry.msgstr = "Karte 5"
+        elif entry.msgctxt.endswith("cards.yaml:data.label"):
+            entry.msgstr = "Trifft :star:"
+    po.save(str(path))
+    result = run_pnp(root, "i18n", "import", "mini", str(path))
+    out = result.stderr
+    assert f"numbers differ: {lang} says 5, {other} does not" in out, out
+    assert "placeholder {0} ({{ power }}) of the source is missing" in out, out
+    third = ({"es", "en", "de"} - {lang, other}).pop()
+    assert f"{third} says" not in out and f"{third} does not" not in out, out
+
+
+def test_an_item_key_of_another_level_is_not_offered_as_its_own_correction(tmp_path):
+    """`name:` on an item (a component key): main said "did you mean 'name'?"."""
+    root = mini(tmp_path / "p")
+    path = root / COMP
+    path.write_text(
+        path.read_text().replace("  - id: blue-card\n", "  - id: blue-card\n    name: x\n")
+    )
+    result = run_pnp(root, "check", "--format", "json")
+    (found,) = [f for f in json.loads(result.stdout) if f["severity"] == "error"]
+    assert found["key"] == "items[1].name" and found["line"] == 13, found
+    assert "did you mean 'name'" not in found["hint"], found
+    assert "under its data:" in found["hint"], found

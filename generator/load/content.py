@@ -83,6 +83,11 @@ class GameContent:
     files: list[Path] = field(default_factory=list)
     rules: dict = field(default_factory=dict)  # lang -> RulesSource
     draft_errors: list = field(default_factory=list)  # draft languages' rulebooks that did not load
+    game_lines: dict[str, int] = field(default_factory=dict)  # game.yaml's keys: their lines
+
+    def game_error(self, exc: ContentError, key: str) -> ContentError:
+        """An error in game.yaml's `key` (its title in one language), located there."""
+        return exc.located(self.dir / "game.yaml", self.game_lines.get(key), key)
 
     @property
     def id(self) -> str:
@@ -340,6 +345,7 @@ def _load_game(project: Project, game_id: str) -> GameContent:
         files.append(manifest_file)
     content = GameContent(project, game_dir, game, components, manifest, manifest_raw, files, rules)
     content.draft_errors = draft_errors
+    content.game_lines = dict(raw_game.key_lines)
     return content
 
 

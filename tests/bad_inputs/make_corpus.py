@@ -754,6 +754,28 @@ CASES = {
         ),
         dict(exit=1, code="template", file=COMP, line=9, key="data.label", message="; es)"),
     ),
+    # A translated name missing in one language: at its key, naming that language.
+    "game-title-missing-language": (
+        sub(GAME, "title: {en: Mini, es: Mini}", "title: {en: Mini}"),
+        dict(exit=1, code="missing-language", file=GAME, line=2, key="title", message="no 'es'"),
+    ),
+    "data-text-missing-language": (
+        sub(COMP, ', es: "Golpea {{ power }} :star:"', ""),
+        dict(
+            exit=1, code="missing-language", file=COMP, line=7, key="data.label", message="no 'es'"
+        ),
+    ),
+    "item-key-of-component": (
+        sub(COMP, "  - id: blue-card\n", "  - id: blue-card\n    name: {en: Blue, es: Azul}\n"),
+        dict(
+            exit=2,
+            code="schema",
+            file=COMP,
+            line=13,
+            key="items[1].name",
+            message="under its data:",
+        ),
+    ),
 }
 
 
