@@ -33,8 +33,7 @@ from jinja2 import meta
 from yaml.nodes import MappingNode, ScalarNode
 
 from generator.errors import ContentError, Finding
-from generator.fsio import interrupt_deferred, write_user_file
-from generator.fsio import write_bytes as atomic_write
+from generator.fsio import write_together, write_user_file
 from generator.i18n import segments as seg_mod
 from generator.i18n import tracking
 from generator.i18n.segments import Segment, jinja_spans, strip_jinja
@@ -819,12 +818,11 @@ def import_po(
     recorded = result.new_rules or any(e.record_as is not None for e in edits)
     if after != before and recorded:
         writes[record.path] = after
-    # every file at once, at the end: the content first, the record last; Ctrl-C waits
-    # until all are written (fsio.interrupt_deferred), so none or all of them are new
-
-    with interrupt_deferred():
-        for path, data in writes.items():
-            atomic_write(path, data)
-            result.written.append(path)
+    # every file at once, at the end, as one transaction (fsio.write_together): a full disk,
+    # a kill or a power cut leaves the content and the record all new or all old
+    if writes:
+        result.written += write_together(
+            content.project.root, writes, f"i18n import of {po_path.name} into {content.id}"
+        )
     result.applied = sum(1 for e in edits if e.changed)
     return result

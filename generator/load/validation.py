@@ -7,6 +7,7 @@ any of them: no loader imports another for it.
 from __future__ import annotations
 
 import difflib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -84,8 +85,16 @@ def validate(cls: type[BaseModel], raw: Any, file: Path):
         elif kind == "extra_forbidden":
             bad = str(err["loc"][-1])
             message = f"unknown key '{bad}'"
-            close = difflib.get_close_matches(bad, _known_keys(), n=1, cutoff=0.6)
+            known = _known_keys()
+            close = difflib.get_close_matches(bad, [k for k in known if k != bad], n=1, cutoff=0.6)
             hint = f"did you mean '{close[0]}'?" if close else "remove it or check the spelling"
+            if bad in known:  # a real key at the wrong level: never "did you mean" itself
+                hint = f"'{bad}' is not a key at this level: check its indentation"
+                if re.fullmatch(r"items\[\d+\]\.[^.\[]+", key or ""):
+                    hint = (
+                        "an item takes id, count, data, layout and back: "
+                        f"put '{bad}' under its data:"
+                    )
         elif kind == "union_tag_invalid":
             tag = err.get("ctx", {}).get("tag", "?")
             message = f"unknown box kind '{tag}'"

@@ -142,12 +142,18 @@ class RulesData:
             nested=True,
             on_error=_unavailable,
         )
-        self.title = templating.localize(content.game.title, lang, languages)
-        self.description = (
-            templating.localize(content.game.description, lang, languages)
-            if content.game.description
-            else ""
-        )
+        try:
+            self.title = templating.localize(content.game.title, lang, languages)
+        except ContentError as exc:
+            raise content.game_error(exc, "title") from None
+        try:
+            self.description = (
+                templating.localize(content.game.description, lang, languages)
+                if content.game.description
+                else ""
+            )
+        except ContentError as exc:
+            raise content.game_error(exc, "description") from None
         self._components = self._component_rows()
 
     # ------------------------------------------------------------ plain data
