@@ -20,6 +20,7 @@ reviewed; an untouched entry changes nothing, so export then import is a no-op.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Iterable
@@ -37,7 +38,7 @@ from generator.fsio import interrupt_deferred, write_user_file
 from generator.fsio import write_bytes as atomic_write
 from generator.i18n import segments as seg_mod
 from generator.i18n import tracking
-from generator.i18n.segments import Segment, jinja_spans, strip_jinja
+from generator.i18n.segments import Segment, jinja_spans, strip_jinja, text_digest
 from generator.load import languages, templating
 from generator.load.content import GameContent
 from generator.load.glossary import load_glossary
@@ -454,10 +455,11 @@ def plan(
         if st.lang == lang
     }
     edits: list[Edit] = []
+    claimed = {e.msgctxt for e in po if e.msgctxt in segments and not e.obsolete}
     for entry in po:
         if entry.obsolete or not entry.msgstr:
             continue
-        seg = segments.get(entry.msgctxt or "")
+        seg = segments.get(entry.msgctxt or "") or _rematch(entry, segments, claimed)
         if seg is None:
             result.findings.append(
                 _finding(
@@ -559,6 +561,43 @@ def plan(
     return result
 
 
+def _rematch(
+    entry: polib.POEntry, segments: dict[str, Segment], claimed: set[str | None]
+) -> Segment | None:
+    """The rulebook segment an entry with an unknown context was made for: a PO file from before
+    the ids were anchored to content (`rules:§5.2:p3`), or from before its source was edited.
+    The segment of the same section whose source is the msgid word for word, else the one most
+    like it (difflib ratio >= FUZZY_RATIO, as msgmerge re-matches), that no other entry of the
+    file names. None when there is no such segment, or two tie."""
+    ctx = entry.msgctxt or ""
+    if not ctx.startswith("rules:") or ctx.count(":") < 2:
+        return None
+    where = ctx.split(":")[1]
+    heading = ctx.endswith(":title")
+    candidates = [
+        s
+        for s in segments.values()
+        if s.ctx.startswith(f"rules:{where}:")
+        and s.ctx not in claimed
+        and s.ctx.endswith(":title") == heading
+    ]
+    want = " ".join(entry.msgid.split())
+    scored = []
+    for s in candidates:
+        mine = " ".join(protect(s.text, expressions(s.text)).split())
+        if mine == want:
+            scored.append((2.0, s))
+        else:
+            ratio = difflib.SequenceMatcher(None, want, mine).ratio()
+            if ratio >= seg_mod.FUZZY_RATIO:
+                scored.append((ratio, s))
+    scored.sort(key=lambda p: -p[0])
+    if not scored or (len(scored) > 1 and scored[0][0] == scored[1][0]):
+        return None
+    claimed.add(scored[0][1].ctx)
+    return scored[0][1]
+
+
 def _one_line(text: str, width: int = 90) -> str:
     flat = " ".join(text.split())
     return repr(flat if len(flat) <= width else flat[: width - 1] + "…")
@@ -656,19 +695,41 @@ def _splice(node: MappingNode, edit: Edit, splices: list, text: str, lang: str) 
     splices.append((at, at, f"\n{indent}{lang}: {scalar}"))
 
 
-def _rules_text(base: str, edits: list[Edit]) -> str:
-    """The rulebook text with each edit's segment replaced, bottom up."""
-    lines = base.split("\n")
-    contexts = seg_mod.rules_contexts_of(lines)
-
-    def position(e: Edit) -> tuple[int, int]:
-        block = contexts[e.segment.ctx][1]
-        column = block.cell[2] if block.cell else (block.call[2] if block.call else 0)
-        return (block.first, column)
-
-    ordered = sorted(edits, key=position, reverse=True)
-    for edit in ordered:
-        _, block = contexts[edit.segment.ctx]
+def _rules_text(
+    lines: list[str],
+    places: dict[str, tuple[int, seg_mod._Block]],
+    layout: seg_mod.RulesLayout,
+    edits: list[Edit],
+) -> str:
+    """The rulebook text with each edit's segment replaced, bottom up. A paragraph or list item
+    the translation does not have yet is inserted after the block of the nearest segment
+    before it in its section (or after the section's heading)."""
+    lines = list(lines)
+    order = {i: k for k, i in enumerate(layout.ids)}
+    ops: list[tuple[tuple[int, int, int], Edit, int]] = []  # (where, edit, after line)
+    for e in edits:
+        ctx = e.segment.ctx
+        if ctx in places:
+            block = places[ctx][1]
+            column = block.cell[2] if block.cell else (block.call[2] if block.call else 0)
+            ops.append(((block.first, 0, column), e, 0))
+            continue
+        after = _insertion_point(ctx, places, layout)
+        if after is not None:
+            ops.append(((after, 1, order[ctx]), e, after))
+    for (_, inserting, _), edit, after in sorted(ops, key=lambda op: op[0], reverse=True):
+        if inserting:
+            k = order[edit.segment.ctx]
+            source_block = layout.blocks[k][1]
+            new = (source_block.prefix + edit.text).split("\n")
+            anchor = _anchor_block(edit.segment.ctx, places, layout)
+            if not (edit.segment.kind == "item" and anchor is not None and anchor.kind == "item"):
+                new = ["", *new]
+            if after < len(lines) and lines[after].strip():
+                new.append("")
+            lines[after:after] = new
+            continue
+        block = places[edit.segment.ctx][1]
         if block.kind == "call" and block.call is not None:
             row = lines[block.first - 1]
             start, end = block.call[2], block.call[3]
@@ -684,6 +745,34 @@ def _rules_text(base: str, edits: list[Edit]) -> str:
         new = (block.prefix + edit.text).split("\n")
         lines[block.first - 1 : block.last] = new
     return "\n".join(lines)
+
+
+def _anchor_block(
+    ctx: str, places: dict[str, tuple[int, seg_mod._Block]], layout: seg_mod.RulesLayout
+) -> seg_mod._Block | None:
+    """The translation's block of the nearest segment before `ctx` in its section (its heading
+    last), or None."""
+    k = layout.ids.index(ctx)
+    section = layout.blocks[k][0]
+    for j in range(k - 1, -1, -1):
+        if layout.blocks[j][0] != section and layout.blocks[j][1].kind != "title":
+            return None
+        if layout.ids[j] in places:
+            return places[layout.ids[j]][1]
+        if layout.blocks[j][1].kind in ("heading", "title"):
+            return None
+    return None
+
+
+def _insertion_point(
+    ctx: str, places: dict[str, tuple[int, seg_mod._Block]], layout: seg_mod.RulesLayout
+) -> int | None:
+    """The line (0-based index) after which a paragraph or item the translation lacks goes."""
+    k = layout.ids.index(ctx)
+    if layout.blocks[k][1].kind not in ("paragraph", "item"):
+        return None  # a table cell or a call's string has no place of its own to make
+    anchor = _anchor_block(ctx, places, layout)
+    return anchor.last if anchor is not None else None
 
 
 def _stage(
@@ -724,11 +813,20 @@ def _stage(
         target = files.get(lang, content.dir / "rules" / f"{lang}.md")
         from_source = lang not in files
         result.new_rules = from_source
-        base = read_text(files[source] if from_source else target)
-        contexts = seg_mod.rules_contexts_of(base.split("\n"))
+        layout = seg_mod.source_layout(content, source)
+        assert layout is not None  # rules_edits come from the source's rulebook
+        lines = read_text(files[source] if from_source else target).split("\n")
+        places = (
+            {i: (n, b) for n, (i, (_, b)) in enumerate(zip(layout.ids, layout.blocks, strict=True))}
+            if from_source
+            else seg_mod.rules_places(layout, lang, lines)
+        )
         placeable = []
         for e in rules_edits:
-            if e.segment.ctx not in contexts:
+            if (
+                e.segment.ctx not in places
+                and _insertion_point(e.segment.ctx, places, layout) is None
+            ):
                 findings.append(
                     Finding(
                         "error",
@@ -737,15 +835,19 @@ def _stage(
                         file=str(po_path),
                         key=e.segment.ctx,
                         hint=f"the {lang} rulebook is laid out differently from the source's: "
-                        "add the paragraph or item yourself, then import again",
+                        "add the section, table cell or template call yourself, then import again",
                     )
                 )
             else:
                 placeable.append(e)
+        # where each segment is now, by its translation's text: what an edit wrote is found
+        # again by the new text, so an edit that broke the structure shows
+        known = {i: text_digest(b.text) for i, (_, b) in places.items()}
         # an entry that would change the rulebook's structure is skipped, the others placed
         while True:
-            new = _rules_text(base, placeable)
-            after = seg_mod.rules_contexts_of(new.split("\n"))
+            new = _rules_text(lines, places, layout, placeable)
+            anchors = {**known, **{e.segment.ctx: text_digest(e.text) for e in placeable}}
+            after = seg_mod.rules_places(layout, lang, new.split("\n"), anchors)
             broken = [
                 e
                 for e in placeable
@@ -789,6 +891,7 @@ def import_po(
     segments = seg_mod.all_segments(content)
     before = tracking.render(record) if record.exists else None
     tracking.prepare(record, content, segments)
+    rules_ids = {s.ctx for s in segments if s.ctx.startswith("rules:")}
     entries = record.reviewed.setdefault(lang, {})
     if result.new_rules:  # a new rulebook: what is not translated was copied from the source
         done = {e.segment.ctx for e in edits}
@@ -810,6 +913,13 @@ def import_po(
             result.reviewed += 1
     if not entries:
         del record.reviewed[lang]
+    # the rulebook's blocks as this import leaves them, so the next reading finds each again
+    written = {e.segment.ctx: e.text for e in edits if e.changed and e.segment.ctx in rules_ids}
+    if result.new_rules:
+        written = {s.ctx: written.get(s.ctx, s.text) for s in segments if s.ctx in rules_ids}
+    if written:
+        anchors = record.anchors.setdefault(lang, {})
+        anchors.update({ctx: tracking.digest(text) for ctx, text in written.items()})
     after = tracking.render(record)
     writes = {
         path: text.encode("utf-8")
