@@ -36,8 +36,8 @@ from yaml.nodes import MappingNode, ScalarNode
 from generator.errors import ContentError, Finding
 from generator.fsio import interrupt_deferred, write_user_file
 from generator.fsio import write_bytes as atomic_write
+from generator.i18n import plurals, tracking
 from generator.i18n import segments as seg_mod
-from generator.i18n import tracking
 from generator.i18n.segments import Segment, jinja_spans, strip_jinja, text_digest
 from generator.load import languages, templating
 from generator.load.content import GameContent
@@ -165,11 +165,46 @@ def _comment(
     ids: dict[Path, str | None],
 ) -> str:
     lines = [_where(content, seg, ids)]
-    for n, block in enumerate(expressions(seg.text)):
+    count = plurals.counted(seg.text)
+    for n, block in enumerate(_placeholders(seg.text)):
         lines.append(f"{{{n}}} = {block}")
+    if count is not None:
+        lines.append(
+            f"counted by {count.var}: msgid for 1, msgid_plural for more; "
+            "one msgstr per plural form of your language"
+        )
     langs = [lang for lang in content.languages if lang != source]
     lines += _glossary_notes(glossary, seg, source, langs)
     return "\n".join(lines)
+
+
+def _placeholders(text: str) -> list[str]:
+    """The Jinja blocks a text's entry shows as {n}: all of them, but a counted text's word
+    choices (plurals.py), which its plural entry spells out instead."""
+    count = plurals.counted(text)
+    exprs = expressions(text)
+    return [b for b in exprs if b not in count.choices] if count else exprs
+
+
+def _plural_ids(text: str) -> tuple[str, str] | None:
+    """(msgid, msgid_plural) of a counted text, or None."""
+    count = plurals.counted(text)
+    if count is None:
+        return None
+    rest = _placeholders(text)
+    return protect(count.one, rest), protect(count.many, rest)
+
+
+def _plural_rule(lang: str | None) -> plurals.Rule:
+    return plurals.rule(languages.get(lang).plural_forms if lang else None)
+
+
+def plural_forms_of(text: str, translation: str, rule: plurals.Rule) -> list[str]:
+    """msgstr[0..n] of a translation of the counted `text` for a language of `rule`."""
+    count = plurals.counted(text)
+    assert count is not None
+    protected = protect(translation, _placeholders(text))
+    return plurals.forms(protected, count.var, rule.representatives())
 
 
 def export(content: GameContent, lang: str | None, template: bool = False) -> polib.POFile:
@@ -202,20 +237,25 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
         "X-Source-Language": source,
         "X-Generator": "pnp i18n export",
     }
+    rule = _plural_rule(None if template else lang)
     for seg in segments:
-        exprs = expressions(seg.text)
-        msgid = protect(seg.text, exprs)
+        exprs = _placeholders(seg.text)
+        counted = _plural_ids(seg.text)
+        msgid = counted[0] if counted else protect(seg.text, exprs)
         st = states.get(seg.ctx)
         current = None if template or not lang else seg.translation(lang)
         if st is not None and st.status == "missing":
             current = None  # absent, or the source's text copied to keep its place
-        msgstr = protect(current, exprs) if current is not None else ""
+        msgstr = protect(current, exprs) if current is not None and not counted else ""
         flags = [FLAG] if _brace_checkable(seg, exprs, msgid, content.languages) else []
         previous = None
+        previous_plural = None
         if st is not None and st.status in ("stale", "fuzzy"):
             flags.insert(0, "fuzzy")
             if st.old is not None:
-                previous = protect(st.old, exprs)
+                old_ids = _plural_ids(st.old) if counted else None
+                previous = old_ids[0] if old_ids else protect(st.old, _placeholders(st.old))
+                previous_plural = old_ids[1] if old_ids else None
         entry = polib.POEntry(
             msgctxt=seg.ctx,
             msgid=msgid,
@@ -226,9 +266,19 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
             comment=_comment(content, glossary, seg, source, ids),
             flags=flags,
         )
+        if counted:
+            entry.msgid_plural = counted[1]
+            parts = (
+                plural_forms_of(seg.text, current, rule)
+                if current is not None
+                else [""] * rule.count
+            )
+            entry.msgstr_plural = dict(enumerate(parts))
         if previous is not None:
             entry.previous_msgid = previous
             entry.previous_msgctxt = seg.ctx
+            if previous_plural is not None:
+                entry.previous_msgid_plural = previous_plural
         po.append(entry)
     return po
 
@@ -252,9 +302,13 @@ def _brace_checkable(seg: Segment, exprs: list[str], msgid: str, langs: Iterable
         text = seg.translation(lang)
         if text is None or lang not in seg.places:
             continue
-        msgstr = protect(text, exprs)
-        if set(PLACEHOLDER.findall(msgstr)) != want or not _brace_clean(msgstr):
-            return False
+        if plurals.counted(seg.text):  # each plural form, as the entry shows it
+            shown = plural_forms_of(seg.text, text, _plural_rule(lang))
+        else:
+            shown = [protect(text, exprs)]
+        for msgstr in shown:
+            if set(PLACEHOLDER.findall(msgstr)) != want or not _brace_clean(msgstr):
+                return False
     return True
 
 
@@ -389,9 +443,10 @@ def check_language(content: GameContent, lang: str, po: polib.POFile, po_path: P
     source = seg_mod.source_language(content)
     candidates = list(dict.fromkeys([lang, *content.languages]))
     for entry in po:
-        if entry.obsolete or not entry.msgstr:
+        if entry.obsolete or not _translated(entry):
             continue
-        said = guess(strip_jinja(PLACEHOLDER.sub(" ", entry.msgstr)), candidates)
+        text = entry.msgstr or entry.msgstr_plural.get(0, "")
+        said = guess(strip_jinja(PLACEHOLDER.sub(" ", text)), candidates)
         if said is not None and said != source:
             votes[said] = votes.get(said, 0) + 1
     if not votes:
@@ -456,10 +511,13 @@ def plan(
     }
     edits: list[Edit] = []
     claimed = {e.msgctxt for e in po if e.msgctxt in segments and not e.obsolete}
+    rule = _plural_rule(lang)
     for entry in po:
-        if entry.obsolete or not entry.msgstr:
+        if entry.obsolete or not _translated(entry):
             continue
         seg = segments.get(entry.msgctxt or "") or _rematch(entry, segments, claimed)
+        if seg is not None and entry.msgid_plural:
+            entry = _flat(entry, seg, states.get(seg.ctx), lang, rule)
         if seg is None:
             result.findings.append(
                 _finding(
@@ -559,6 +617,56 @@ def plan(
     result.edits = edits
     result.findings += _stage(content, lang, edits, po_path, result)
     return result
+
+
+def _translated(entry: polib.POEntry) -> bool:
+    """A msgstr, or every msgstr[n] of a plural entry (one left empty: not translated yet)."""
+    if entry.msgid_plural:
+        return bool(entry.msgstr_plural) and all(entry.msgstr_plural.values())
+    return bool(entry.msgstr)
+
+
+def _flat(
+    entry: polib.POEntry, seg: Segment, st: tracking.State | None, lang: str, rule: plurals.Rule
+) -> polib.POEntry:
+    """A plural entry as the one-msgstr entry the rest of the import reads: msgid the whole
+    source text it was made against (today's when its msgid and msgid_plural are today's),
+    msgstr the translation the forms give, as Jinja (the translation unchanged when its forms
+    are the ones given)."""
+    exprs = expressions(seg.text)
+    ids = _plural_ids(seg.text)
+    count = plurals.counted(seg.text)
+    current = seg.translation(lang)
+
+    def source_of(one: str, many: str | None) -> str:
+        if ids is not None and (one, many or ids[1]) == ids:
+            return seg.text
+        if st is not None and st.old is not None and _plural_ids(st.old) == (one, many):
+            return st.old
+        return restore(one, _placeholders(seg.text))  # an older source we no longer know
+
+    parts = [entry.msgstr_plural.get(i, "") for i in range(rule.count)]
+    if current is not None and count is not None:
+        same = plural_forms_of(seg.text, current, rule) == parts
+    else:
+        same = False
+    if same and current is not None:
+        text = current
+    elif count is not None:
+        text = restore(plurals.jinja(parts, count.var, rule), _placeholders(seg.text))
+    else:  # the source is no longer counted: its first form
+        text = restore(parts[0], _placeholders(seg.text))
+    flat = polib.POEntry(
+        msgctxt=entry.msgctxt,
+        msgid=protect(source_of(entry.msgid, entry.msgid_plural), exprs),
+        msgstr=protect(text, exprs),
+        flags=list(entry.flags),
+    )
+    if entry.previous_msgid:
+        old = source_of(entry.previous_msgid, entry.previous_msgid_plural)
+        flat.previous_msgid = protect(old, exprs)
+    flat.linenum = entry.linenum
+    return flat
 
 
 def _rematch(
