@@ -410,6 +410,7 @@ class _Builder:
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache(content)
         self.world = "" if dry else world_digest(content)  # the digest names cached pictures
         self.glossary = load_glossary(content.dir)
+        self.mark_lines = False  # data-line on each block: for segment_boxes() only
 
     def icons(self, lang: str) -> dict[str, str]:
         out = {}
@@ -486,6 +487,7 @@ class _Builder:
                 "file": path,
                 "first_line": first_line,
                 "key": key,
+                "mark_lines": self.mark_lines,
             }
             html = markup.to_html(text, env)
             # Hangul words stay whole in every edition (Korean quoted in en or es too); before
@@ -711,9 +713,14 @@ def _toc(language: LanguageHtml, max_depth: int = 2) -> list[SectionHtml]:
 
 
 def _single_html(
-    content: GameContent, lang: str, paper: str, cache_dir: Path | None
+    content: GameContent,
+    lang: str,
+    paper: str,
+    cache_dir: Path | None,
+    mark_lines: bool = False,
 ) -> tuple[str, LanguageHtml]:
     builder = _Builder(content, cache_dir)
+    builder.mark_lines = mark_lines
     language = builder.language(lang)
     html = _render_page(
         content,
@@ -951,6 +958,43 @@ def render_rulebook(
             "pdf": round(time.perf_counter() - html_done, 3),
         },
     }
+
+
+def segment_boxes(
+    content: GameContent, lang: str, paper: str, out_path: Path, cache_dir: Path | None = None
+) -> dict[str, tuple[int, tuple[float, float, float, float]]]:
+    """Write the `lang` rulebook to out_path and say where each block of its rules file landed:
+    `"12"` (a paragraph, list item or heading starting on line 12) or `"30:2"` (line 30's
+    table row, second cell) -> (page index from 0, (x0, y0, x1, y1) in PDF points from the
+    page's top left) of the block's first page; a section's heading is `"§5.2"`, the cover's
+    title `"title"`. Read from WeasyPrint's layout."""
+    from weasyprint.formatting_structure import boxes as B
+
+    html, _ = _single_html(content, lang, paper, cache_dir, mark_lines=True)
+    document = write_pdf(content, html, out_path, cache_dir)
+    px = 0.75  # CSS px -> pt
+    found: dict[str, tuple[int, tuple[float, float, float, float]]] = {}
+
+    def walk(box, page: int) -> None:
+        element = getattr(box, "element", None)
+        key = None
+        if element is not None and isinstance(box, B.BlockBox | B.TableCellBox):
+            key = element.get("data-line") or element.get("data-cell")
+            classes = (element.get("class") or "").split()
+            if key is None and "sec-head" in classes and element.get("id", "").startswith("s-"):
+                key = "§" + element.get("id")[2:].replace("-", ".")  # a section's heading
+            elif key is None and "cover-title" in classes:
+                key = "title"
+        if key is not None and key not in found:
+            x, y = box.border_box_x(), box.border_box_y()
+            w, h = box.border_width(), box.border_height()
+            found[key] = (page, (x * px, y * px, (x + w) * px, (y + h) * px))
+        for child in getattr(box, "children", None) or []:
+            walk(child, page)
+
+    for number, page in enumerate(document.pages):
+        walk(page._page_box, number)
+    return found
 
 
 def render_bilingual(
