@@ -62,10 +62,12 @@ def _translated_po(root: Path, tmp_path: Path) -> Path:
     path = tmp_path / "es.po"
     run_pnp(root, "i18n", "export", "mini", "--lang", "es", "-o", str(path), check=True)
     po = polib.pofile(str(path))
+    # the first paragraph of section 2 (rulebook ids are anchored to their text, not places)
+    paragraph = next(e for e in po if e.msgctxt.startswith("rules:§2:p"))
     for entry in po:
         if entry.msgctxt.endswith("cards.yaml:name"):
             entry.msgstr = "Naipe"
-        elif entry.msgctxt == "rules:§2:p1":
+        elif entry is paragraph:
             entry.msgstr = "Juega un naipe."
     po.save(str(path))
     return path
