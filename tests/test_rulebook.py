@@ -380,21 +380,22 @@ Las recompensas rojas:
     for value in range(5):
         assert f"red-{value} Descarta {max(value, 1)}" in text
     assert "Reverso" in text and "Ejemplo" in text
-    pngs = sorted(p for p in cache.glob("*.png") if not p.name.startswith("blank-"))
-    assert len(pngs) == 2 + 2 + 11  # cover, two figures, eleven board cells
-    assert result["figures_drawn"] == len(pngs)
+    # one vector PDF per face, whatever sizes it is shown at (the cover shares the board's)
+    faces = sorted(cache.glob("*.pdf"))
+    assert 2 + 11 <= len(faces) <= 2 + 2 + 11  # cover, two figures, eleven board cells
+    assert result["figures_drawn"] == len(faces)
     pdf = pdfium.PdfDocument(str(out))
-    images = sum(
+    forms = sum(
         1
         for i in range(len(pdf))
         for obj in pdf[i].get_objects()
-        if obj.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE
+        if obj.type == pdfium.raw.FPDF_PAGEOBJ_FORM
     )
     pdf.close()
-    assert images >= 15
+    assert forms >= 15  # each face placed as a form, vectors
     again = rulebook.render_rulebook(game, "es", "a4", out, cache_dir=cache)
     assert again["figures_drawn"] == 0  # cached by the hash of each face's inputs
-    assert sorted(p for p in cache.glob("*.png") if not p.name.startswith("blank-")) == pngs
+    assert sorted(cache.glob("*.pdf")) == faces
 
 
 def test_fetcher_refuses_and_render_reports_it(game, tmp_path, monkeypatch):

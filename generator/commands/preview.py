@@ -102,7 +102,7 @@ def collect(content: GameContent, findings: list[Finding], folder: Path) -> dict
     views: dict[str, list[tuple[ComponentSpec, list[FaceView]]]] = {}
     used: set[str] = set()
     for lang in content.languages:
-        cache = FaceCache(content, lang, faces_dir, world)
+        cache = FaceCache(content, lang, faces_dir, world, raster=True)
         per_comp = []
         for comp in content.components:
             faces: list[FaceView] = []

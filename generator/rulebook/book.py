@@ -576,10 +576,7 @@ class _Builder:
             w, h = spec.size_pt
             picture = faces.face(spec, spec.items[0], "front", w * height / h)
             cls = "face shaped" if picture.shaped else "face"  # a die-cut face is not framed
-            html.append(
-                f'<img class="{cls}" src="{picture.path.resolve().as_uri()}" alt="" '
-                f'style="height: {height / MM:.2f}mm">'
-            )
+            html.append(picture.img(cls, "", f"height: {height / MM:.2f}mm"))
         return Markup("".join(html))
 
 
@@ -812,8 +809,13 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
         document = _without_a_near_empty_last_page(lay_out, lay_out())
         if fetcher.guard.refused:  # WeasyPrint may log a failed fetch and carry on: we do not
             raise fetcher.guard.refused[0]
+        from generator.rulebook import vector  # start-up: pikepdf only when a book is written
+
+        faces = vector.placements(document)
         with fsio.atomic_path(out_path) as tmp:
             document.write_pdf(tmp)
+            # the faces as vectors (their text stays text) where their empty SVGs were laid out
+            vector.place_faces(tmp, faces, Path(cache_dir) if cache_dir else default_cache(content))
     except fatal as exc:
         cause = exc.__cause__
         if isinstance(cause, ContentError):
