@@ -167,3 +167,23 @@ def test_small_text_is_left_out_at_a_scale_that_cannot_reach_6_pt(book, tmp_path
         # at half size only text of 12 pt or more is left; the shapes all stay
         assert 0 < len(shown) < len(before)
         assert len(drawn) == len(shapes)
+
+
+@pytest.mark.parametrize("game", ["red-code", "sub-zero"])
+def test_no_figure_leaves_more_than_a_quarter_page_blank_before_it(game, tmp_path):
+    """Laid out as `pnp print` writes it: no figure that starts a page follows a page whose
+    text area is more than 25 % blank at the bottom (on main, Red Code's control card left
+    65 % of page 8 blank)."""
+    root = copy_project(tmp_path, (game,))
+    content = load_game(Project(root), game)
+    html, _ = rulebook._single_html(content, "en", "a4", None)
+    out = tmp_path / "rulebook.pdf"
+    document = rulebook.write_pdf(content, html, out)
+    assert rulebook.stranded_figures(document) == []
+    # and every figure is still there, once: the faces placed as vectors
+    placed = vector.placements(document)
+    assert len(placed) >= 3
+    for index in range(1, len(document.pages)):
+        heads = [p for p in placed if p.page == index and p.y < 40 * 72 / 25.4]
+        if heads:
+            assert 1 - rulebook.page_fill(document, index - 1) <= 0.25 + 1e-6, index

@@ -795,18 +795,22 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = epoch or "946684800"  # 2000-01-01
     try:
+        current = [_number_figures(html)]
 
-        def lay_out(extra_css: str = ""):
+        def lay_out(extra_css: str = "", source: str | None = None):
+            text = current[0] if source is None else source
             # an extra rule goes in as the book's own last stylesheet (author origin, after
             # rulebook.css): it outranks the plain @page rule, not the named pages (the cover)
-            text = html.replace("</head>", f"<style>{extra_css}</style></head>", 1)
+            if extra_css:
+                text = text.replace("</head>", f"<style>{extra_css}</style></head>", 1)
             return HTML(
-                string=text if extra_css else html,
+                string=text,
                 base_url=content.project.template_dir("rulebook").resolve().as_uri() + "/",
                 url_fetcher=fetcher,
             ).render()
 
-        document = _without_a_near_empty_last_page(lay_out, lay_out())
+        document = _figures_floated(lay_out, lay_out(), current)
+        document = _without_a_near_empty_last_page(lay_out, document)
         if fetcher.guard.refused:  # WeasyPrint may log a failed fetch and carry on: we do not
             raise fetcher.guard.refused[0]
         from generator.rulebook import vector  # start-up: pikepdf only when a book is written
@@ -826,6 +830,109 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
     finally:
         if epoch is None:
             os.environ.pop("SOURCE_DATE_EPOCH", None)
+    return document
+
+
+# A figure too tall for the rest of its page starts the next one; the page it leaves may keep
+# at most this much of its text area blank. Past that, the paragraphs after the figure move up
+# before it (the figure floats down to the next place it fits), a block at a time.
+MOST_BLANK_BEFORE_FIGURE = 0.25
+FIGURE_MOVES = 8  # layouts tried per book, at most
+
+_FIGURE_DIV = re.compile(r'<div class="(?:board-figure|figure-row)(?![^"]*float-)')
+_MOVABLE = re.compile(r"\s*<(p|ul|ol|table|aside|h3|h4|blockquote)[\s>]")
+
+
+def _number_figures(html: str) -> str:
+    """Every figure block (not a floated one) marked data-fig="N", so a layout names it."""
+    count = iter(range(1_000_000))
+    return _FIGURE_DIV.sub(lambda m: f'<div data-fig="{next(count)}"' + m.group(0)[4:], html)
+
+
+def _element_end(html: str, start: int, tag: str) -> int | None:
+    """Where the element opened at `start` (a `tag`) closes, its closing tag included."""
+    opening = re.compile(rf"<{tag}[\s>]|</{tag}>")
+    depth = 0
+    for match in opening.finditer(html, start):
+        depth += -1 if match.group(0).startswith("</") else 1
+        if depth == 0:
+            return match.end()
+    return None
+
+
+def _move_figure_down(html: str, number: str) -> str | None:
+    """`html` with figure `number` moved after the block that follows it (a paragraph, a list,
+    a table, a note or a subsection heading); None when none follows in its column."""
+    start = html.find(f'<div data-fig="{number}"')
+    if start < 0:
+        return None
+    end = _element_end(html, start, "div")
+    if end is None:
+        return None
+    following = _MOVABLE.match(html, end)
+    if following is None:
+        return None
+    after = _element_end(html, following.start(1) - 1, following.group(1))
+    if after is None:
+        return None
+    figure = html[start:end]
+    return html[:start] + html[end:after] + figure + html[after:]
+
+
+def stranded_figures(document) -> list[tuple[int, str, float]]:
+    """Figures that start a page after one left more than MOST_BLANK_BEFORE_FIGURE of its text
+    area blank: [(page index, figure number, blank fraction)]."""
+    from weasyprint.formatting_structure import boxes as B
+
+    found = []
+    for index in range(1, len(document.pages)):
+        root = document.pages[index]._page_box
+        top = root.content_box_y()
+        first = None
+
+        def walk(box):
+            nonlocal first
+            if first is not None:
+                return
+            element = getattr(box, "element", None)
+            if element is not None and element.get("data-fig") is not None:
+                first = box
+                return
+            if isinstance(box, B.LineBox | B.ReplacedBox):
+                first = False  # text or a picture comes first
+                return
+            for child in getattr(box, "children", None) or []:
+                walk(child)
+
+        for child in root.children:
+            if not isinstance(child, B.MarginBox):
+                walk(child)
+        if not first or first.position_y > top + 10 * 96 / 25.4:  # not at the page's head
+            continue
+        blank = 1.0 - page_fill(document, index - 1)
+        if blank > MOST_BLANK_BEFORE_FIGURE:
+            found.append((index, first.element.get("data-fig"), blank))
+    return found
+
+
+def _figures_floated(lay_out, document, current: list[str]):
+    """`document`, or a layout of `current[0]` where each figure that left more than a quarter
+    of the page before it blank has floated down past the blocks after it, while that fills
+    the page and adds none (`current[0]` is updated to the HTML laid out)."""
+    tries = 0
+    while tries < FIGURE_MOVES:
+        stranded = stranded_figures(document)
+        if not stranded:
+            break
+        _, number, _ = stranded[0]
+        moved = _move_figure_down(current[0], number)
+        if moved is None:
+            break
+        tries += 1
+        candidate = lay_out(source=moved)
+        if len(candidate.pages) > len(document.pages):
+            break
+        current[0], document = moved, candidate
     return document
 
 
@@ -851,9 +958,14 @@ def _without_a_near_empty_last_page(lay_out, document):
 
 def last_page_fill(document) -> float:
     """How much of its text area the last page's text fills, from the top (0 to 1)."""
+    return page_fill(document, -1)
+
+
+def page_fill(document, index: int) -> float:
+    """How much of its text area page `index`'s text fills, from the top (0 to 1)."""
     from weasyprint.formatting_structure import boxes as B
 
-    root = document.pages[-1]._page_box
+    root = document.pages[index]._page_box
     top, height = root.content_box_y(), root.height
     bottom = top
 
