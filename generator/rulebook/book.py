@@ -837,10 +837,10 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
 # at most this much of its text area blank. Past that, the paragraphs after the figure move up
 # before it (the figure floats down to the next place it fits), a block at a time.
 MOST_BLANK_BEFORE_FIGURE = 0.25
-FIGURE_MOVES = 8  # layouts tried per book, at most
+FIGURE_MOVES = 10  # layouts tried per book, at most
 
 _FIGURE_DIV = re.compile(r'<div class="(?:board-figure|figure-row)(?![^"]*float-)')
-_MOVABLE = re.compile(r"\s*<(p|ul|ol|table|aside|h3|h4|blockquote)[\s>]")
+_MOVABLE = re.compile(r"\s*<(p|ul|ol|table|aside|h2|h3|h4|blockquote)[\s>]")
 
 
 def _number_figures(html: str) -> str:
@@ -877,6 +877,54 @@ def _move_figure_down(html: str, number: str) -> str | None:
         return None
     figure = html[start:end]
     return html[:start] + html[end:after] + figure + html[after:]
+
+
+_SHRINKABLE = re.compile(
+    r'<span class="figure[^"]*" data-least="([\d.]+)" style="width: ([\d.]+)mm'
+)
+
+
+def _shrink_figure(html: str, number: str) -> str | None:
+    """`html` with the figures of block `number` drawn at their least width (their text still
+    at 6 pt, and at least three quarters of their width); None when none can shrink."""
+    start = html.find(f'<div data-fig="{number}"')
+    end = _element_end(html, start, "div") if start >= 0 else None
+    if end is None:
+        return None
+    block = html[start:end]
+    shrunk = block
+    for match in _SHRINKABLE.finditer(block):
+        least, width = match.group(1), match.group(2)
+        if float(least) < float(width) - 0.05:
+            shrunk = shrunk.replace(f"width: {width}mm", f"width: {least}mm")
+    if shrunk == block:
+        return None
+    return html[:start] + shrunk + html[end:]
+
+
+def _smaller_first(html: str, number: str) -> str | None:
+    """`html` with the figures of row `number` in the order of their widths, narrowest first:
+    a row that breaks between its lines then leaves the ones that fit on the page; None when
+    that changes nothing."""
+    start = html.find(f'<div data-fig="{number}"')
+    end = _element_end(html, start, "div") if start >= 0 else None
+    if end is None:
+        return None
+    spans: list[tuple[int, int, float]] = []
+    for match in _SHRINKABLE.finditer(html, start, end):
+        if spans and match.start() < spans[-1][1]:
+            continue
+        close = _element_end(html, match.start(), "span")
+        if close is None:
+            return None
+        spans.append((match.start(), close, float(match.group(2))))
+    if len(spans) < 2:
+        return None
+    order = sorted(spans, key=lambda s: s[2])
+    if order == spans:
+        return None
+    inner = "".join(html[a:b] for a, b, _ in order)
+    return html[: spans[0][0]] + inner + html[spans[-1][1] :]
 
 
 def stranded_figures(document) -> list[tuple[int, str, float]]:
@@ -917,22 +965,45 @@ def stranded_figures(document) -> list[tuple[int, str, float]]:
 
 def _figures_floated(lay_out, document, current: list[str]):
     """`document`, or a layout of `current[0]` where each figure that left more than a quarter
-    of the page before it blank has floated down past the blocks after it, while that fills
-    the page and adds none (`current[0]` is updated to the HTML laid out)."""
+    of the page before it blank has floated down past the blocks after it (or, with none
+    left, shrunk as far as its text allows; or, a row of figures, put its narrowest first so
+    those that fit stay) until that page is filled, adding no page (`current[0]` is updated to
+    the HTML laid out). A figure none of that helps stays where it was."""
     tries = 0
+    done: set[str] = set()
     while tries < FIGURE_MOVES:
-        stranded = stranded_figures(document)
+        stranded = [s for s in stranded_figures(document) if s[1] not in done]
         if not stranded:
             break
-        _, number, _ = stranded[0]
-        moved = _move_figure_down(current[0], number)
-        if moved is None:
-            break
-        tries += 1
-        candidate = lay_out(source=moved)
-        if len(candidate.pages) > len(document.pages):
-            break
-        current[0], document = moved, candidate
+        index, number, _ = stranded[0]
+        done.add(number)
+        starts = [current[0]]
+        reordered = _smaller_first(current[0], number)
+        if reordered is not None:
+            starts.append(reordered)
+        for html in starts:
+            fixed = None
+            if html is not current[0]:  # the row reordered, as it is
+                tries += 1
+                candidate = lay_out(source=html)
+                if len(candidate.pages) <= len(document.pages) and (
+                    1 - page_fill(candidate, index - 1) <= MOST_BLANK_BEFORE_FIGURE
+                ):
+                    fixed = (html, candidate)
+            while fixed is None and tries < FIGURE_MOVES:
+                moved = _move_figure_down(html, number) or _shrink_figure(html, number)
+                if moved is None:
+                    break
+                tries += 1
+                candidate = lay_out(source=moved)
+                if len(candidate.pages) > len(document.pages):
+                    break
+                html = moved
+                if 1 - page_fill(candidate, index - 1) <= MOST_BLANK_BEFORE_FIGURE:
+                    fixed = (html, candidate)
+            if fixed is not None:
+                current[0], document = fixed
+                break
     return document
 
 

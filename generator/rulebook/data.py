@@ -475,8 +475,11 @@ class RulesData:
         keep = " keep" if picture.min_text_pt else ""
         # as wide as the column: without its side margins (2 mm each) it fits it
         wide = "; margin-left: 0; margin-right: 0" if width_pt > 150 * MM else ""
+        # the narrowest it may be drawn to fit a page (book._figures_floated): text at 6 pt
+        least = max(picture.min_width_pt(MIN_TEXT_PT), 0.75 * width_pt) / MM
         html = (
-            f'<span class="figure{keep}" style="width: {mm:.2f}mm{wide}">'
+            f'<span class="figure{keep}" data-least="{least:.2f}" '
+            f'style="width: {mm:.2f}mm{wide}">'
             + picture.img(cls, alt, f"width: {mm:.2f}mm")
             + f"{cap}</span>"
         )
