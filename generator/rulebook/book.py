@@ -965,10 +965,10 @@ def stranded_figures(document) -> list[tuple[int, str, float]]:
 
 def _figures_floated(lay_out, document, current: list[str]):
     """`document`, or a layout of `current[0]` where each figure that left more than a quarter
-    of the page before it blank has floated down past the blocks after it (or, with none
-    left, shrunk as far as its text allows; or, a row of figures, put its narrowest first so
-    those that fit stay) until that page is filled, adding no page (`current[0]` is updated to
-    the HTML laid out). A figure none of that helps stays where it was."""
+    of the page before it blank has been helped until that page is filled, adding no page: a
+    row of figures puts its narrowest first (those that fit stay); else the figure floats down
+    past the blocks after it, or, with none left, shrinks as far as its text allows
+    (`current[0]` is updated to the HTML laid out). A figure none of that helps stays put."""
     tries = 0
     done: set[str] = set()
     while tries < FIGURE_MOVES:
@@ -977,19 +977,22 @@ def _figures_floated(lay_out, document, current: list[str]):
             break
         index, number, _ = stranded[0]
         done.add(number)
+        # a row of figures tries its narrowest first before anything moves: the figures then
+        # stay beside their text, and it costs one layout
         starts = [current[0]]
         reordered = _smaller_first(current[0], number)
         if reordered is not None:
-            starts.append(reordered)
+            starts.insert(0, reordered)
         for html in starts:
             fixed = None
             if html is not current[0]:  # the row reordered, as it is
                 tries += 1
                 candidate = lay_out(source=html)
-                if len(candidate.pages) <= len(document.pages) and (
-                    1 - page_fill(candidate, index - 1) <= MOST_BLANK_BEFORE_FIGURE
+                if len(candidate.pages) > len(document.pages) or (
+                    1 - page_fill(candidate, index - 1) > MOST_BLANK_BEFORE_FIGURE
                 ):
-                    fixed = (html, candidate)
+                    continue  # moves start from the row as written
+                fixed = (html, candidate)
             while fixed is None and tries < FIGURE_MOVES:
                 moved = _move_figure_down(html, number) or _shrink_figure(html, number)
                 if moved is None:
