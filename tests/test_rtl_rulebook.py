@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import copy_project, shared_build
+from conftest import ROOT, copy_project, shared_build
 
 from generator.load.content import load_game
 from generator.load.project import Project
@@ -197,7 +197,8 @@ def test_a_right_to_left_rulebook_reads_back_in_logical_order_in_its_face(books,
     """The Arabic and Hebrew rulebooks hold their words in the order they were typed (pdfium's
     extraction; a lam-alef ligature comes back as its two letters in visual order), numbers
     left to right ("50", "3.0"), the contents page, and they print from
-    PnP Sans Arabic / Hebrew with PnP Sans for digits and Latin: only bundled faces."""
+    PnP Sans Arabic / Hebrew with PnP Sans for digits and Latin: only bundled faces, and the
+    PDF lint finds nothing."""
     pdf = books / f"{lang}.pdf"
     text = extracted(pdf)
     for word in [*WORDS_READ_BACK[lang], "50", "3.0", languages_label(lang, "contents")]:
@@ -208,6 +209,14 @@ def test_a_right_to_left_rulebook_reads_back_in_logical_order_in_its_face(books,
     face = {"ar": "PnPSansArabic", "he": "PnPSansHebrew"}[lang]
     assert face in names and "PnPSans" in names, names
     assert all(n.startswith("PnP") for n in names), names  # never a system font
+    assert _lint(pdf) == []
+
+
+def _lint(pdf: Path) -> list:
+    """What the PDF lint `pnp print` runs on every output finds in `pdf`."""
+    from generator.build import pdflint
+
+    return pdflint.lint(pdf, pdflint.bundled_font_names(ROOT / "templates" / "fonts"))
 
 
 def languages_label(lang: str, key: str) -> str:
@@ -279,6 +288,7 @@ def test_each_column_of_a_bilingual_edition_has_its_own_direction(
     right margin (17 mm) and ragged left; the left-to-right column is flush with the left
     margin; and each running head sits over its own column."""
     pdf = books / f"{edition}.pdf"
+    assert _lint(pdf) == []
     document = pdfium.PdfDocument(str(pdf))
     last = len(document)
     document.close()
