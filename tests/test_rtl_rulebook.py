@@ -330,13 +330,13 @@ def test_without_dir_rtl_the_same_paragraph_is_flush_left(tmp_path_factory):
 
 
 def _images(pdf_path: Path, page: int) -> list[tuple[float, float, float, float]]:
-    """(left, bottom, right, top) in pt of every image drawn on `page` (1-based)."""
+    """(left, bottom, right, top) in pt of every picture placed on `page` (1-based): an image,
+    or a figure's face, which is a form of vector drawing placed on the page."""
     pdf = pdfium.PdfDocument(str(pdf_path))
+    placed = (pdfium.raw.FPDF_PAGEOBJ_IMAGE, pdfium.raw.FPDF_PAGEOBJ_FORM)
     try:
         return [
-            obj.get_bounds()
-            for obj in pdf[page - 1].get_objects(max_depth=4)
-            if obj.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE
+            obj.get_bounds() for obj in pdf[page - 1].get_objects(max_depth=0) if obj.type in placed
         ]
     finally:
         pdf.close()
