@@ -696,9 +696,15 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
     jobs = options.jobs or os.cpu_count() or 1
     failures: list[str] = []
 
+    finished = [0]
+
     def done(t: Target, part: dict):
         states[t.game].targets[t.path] = {"key": t.key, "sha256": part.pop("sha256"), "part": part}
-        save_state(project, t.game, states[t.game])  # after each target: a kill loses one
+        finished[0] += 1
+        # After each target, so a kill loses one; the last one is saved with the guides below
+        # (the state holds a record per slot: a 10,000-card deck's is written once, not twice).
+        if finished[0] < len(todo):
+            save_state(project, t.game, states[t.game])
         if progress is not None:
             progress.step(t.path if len(t.files) == 1 else f"{t.path} (+{len(t.files) - 1} files)")
 
