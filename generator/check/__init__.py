@@ -229,9 +229,13 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
             "lang": lang,
         }
         checked_backs = set()
+        shown = {comp.file: where["file"]}  # each file's name said once, not once per item
         for item in comp.items:
             # an item's own file: the component's, or the spreadsheet it is a row of
-            info = dict(where, file=rel(item.file, content.project.root), line=item.line)
+            file = shown.get(item.file)
+            if file is None:
+                file = shown[item.file] = rel(item.file, content.project.root)
+            info = dict(where, file=file, line=item.line)
             info["item"] = item.id
             try:
                 ctx = renderer.context(comp, item)

@@ -21,12 +21,12 @@ from typing import Any
 
 from generator import session
 from generator.errors import ContentError, Finding, rel
+from generator.load import templating
 from generator.load.content import ComponentSpec, GameContent, ItemSpec
 from generator.render import art
 from generator.render.boxes.base import Frame, Placed, Rect, bounds, colour
 from generator.render.boxes.image import art_path, svg_ctx
 from generator.render.boxes.line import ends
-from generator.render.boxes.walk import walk
 from generator.render.engine import FaceRenderer
 from generator.units import MM
 
@@ -50,6 +50,7 @@ def check(content: GameContent, bleed_of) -> list[Finding]:
     except ContentError:
         return []  # check_faces reports it
     seen: dict[str, tuple[str, str] | None] = {}
+    fills: dict[str, bool] = {}
     out: list[Finding] = []
     for comp in content.components:
         bleed = bleed_of(content, comp)
@@ -66,6 +67,8 @@ def check(content: GameContent, bleed_of) -> list[Finding]:
                     back_done.add(item.back)
             for layout, data_item, line in sides:
                 try:
+                    if _fills_bleed(renderer, layout, fills):
+                        continue  # known before the item's data is read
                     ctx = renderer.context(comp, data_item)
                     found = _face(renderer, comp, layout, ctx, bleed, seen)
                 except ContentError:
@@ -91,6 +94,20 @@ def check(content: GameContent, bleed_of) -> list[Finding]:
                     )
                 )
     return out
+
+
+def _fills_bleed(renderer: FaceRenderer, layout_name: str, fills: dict[str, bool]) -> bool:
+    """Whether the layout's background is a fixed colour that is not paper: it fills the bleed
+    on every face, whatever the item's data (asked once per layout)."""
+    found = fills.get(layout_name)
+    if found is None:
+        background = renderer.layouts.get(layout_name).background
+        found = fills[layout_name] = (
+            isinstance(background, str)
+            and not templating.is_template(background)
+            and not _paper_like(background)
+        )
+    return found
 
 
 def _ink_rect(placed: Placed) -> Rect:
@@ -159,7 +176,8 @@ def _face(
     layout = renderer.layouts.get(layout_name)
     if layout.background and not _paper_like(renderer.text(layout.background, ctx)):
         return None  # the background fills the bleed: nothing stops at the trim on bare paper
-    near = [p for p in walk(renderer, frame, skip) if _near(p, w, h)]
+    laid = renderer.lay_out(frame, keep=True)  # the face layout the check and printing read
+    near = [p for p in renderer.placed(frame, laid, skip) if _near(p, w, h)]
     if not near:
         return None
     key_data = [layout_name, round(w, 1), round(h, 1), round(bleed, 2)]

@@ -76,7 +76,12 @@ class _Template(Template):
             _Budget.loops = _Budget.fills = 0
         _Budget.depth += 1
         try:
-            if self.environment.is_async or kwargs or len(args) != 1 or type(args[0]) is not dict:
+            if (
+                self.environment.is_async
+                or kwargs
+                or len(args) != 1
+                or not isinstance(args[0], dict)
+            ):
                 return super().render(*args, **kwargs)
             # Jinja's render, less its copy of the mapping: new_context copies it anyway.
             ctx = self.new_context(args[0])
@@ -391,10 +396,29 @@ def _explain(exc: Exception) -> tuple[str, str | None]:
     return f"template error: {message}", "check the {{ }} and {% %} pairs"
 
 
+_NAME_ONLY = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
+
+@lru_cache(maxsize=4096)
+def _name_only(text: str) -> str | None:
+    """The name a template made of one `{{ name }}` prints, compiled once per text."""
+    found = _NAME_ONLY.fullmatch(text)
+    return found.group(1) if found else None
+
+
 def render(text: str, context: dict[str, Any]) -> str:
-    """Render `text` as a template when it looks like one; plain text passes through."""
+    """Render `text` as a template when it looks like one; plain text passes through. A
+    template that only prints one name of the context (`{{ title }}`, most of a card's texts)
+    gives that value as Jinja would (a string as it is, an integer in decimal) without running
+    the template; anything else (a missing name, a number with a fraction, a mapping) takes
+    the full render and its errors."""
     if not is_template(text):
         return text
+    name = _name_only(text)
+    if name is not None:
+        value = context.get(name)
+        if type(value) is str or type(value) is int:
+            return str(value)  # a string itself, not a copy
     try:
         out = _compile(text).render(context)
     except (

@@ -8,10 +8,12 @@ checks it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from jinja2 import StrictUndefined
 
+from generator import session
 from generator.errors import ContentError, Finding
 from generator.load import templating
 from generator.load.content import ComponentSpec, GameContent, ItemSpec
@@ -21,10 +23,50 @@ from generator.load.project import inside
 from generator.render import replay, version_mark
 from generator.render.boxes import KINDS, fitness
 from generator.render.boxes.base import Frame, Placed, Rect, colour
-from generator.render.boxes.walk import box_finding, raise_error, walk
+from generator.render.boxes.walk import box_finding, places, raise_error
 from generator.render.fonts import FontBook, fontbook
 
-__all__ = ["Contexts", "FaceRenderer", "Rect", "colour"]
+__all__ = ["Contexts", "FaceContext", "FaceLayout", "FaceRenderer", "Rect", "colour"]
+
+_LAID = "render.engine.laid"  # the session cache of face layouts (FaceRenderer.lay_out)
+_KEPT = 4096  # face layouts kept from the check for the drawing of one command
+
+
+class FaceContext(dict):
+    """What templates see for one face of one item (or a component's common back): a dict that
+    also names the face (`face`: component id, item id or None), so the face's layout can be
+    found again in the same command. A copy (`{**ctx}`) is a plain dict and names nothing."""
+
+    __slots__ = ("face",)
+    face: tuple[str, str | None]
+
+
+class Spot:
+    """One shown box of a face layout: where the walk placed it, and what its kind laid out
+    (`laid`: a text box's set lines), filled by whichever reader needs it first."""
+
+    __slots__ = ("angle", "index", "label", "laid", "rect", "transform")
+
+    def __init__(self, index: int, rect: Rect, angle: float, transform, label: str) -> None:
+        self.index = index
+        self.rect = rect
+        self.angle = angle
+        self.transform = transform
+        self.label = label
+        self.laid: Any = None
+
+
+class FaceLayout:
+    """A face laid out once: the walk's outcome, box by box (a `Spot`, or a box whose placement
+    failed as (index, label, error)). `pnp check` reads its findings from it and drawing replays
+    it, so within a command a face is laid out once however often it is checked or drawn
+    (copies, papers, exports). Holds no context: the frame that reads it brings its own."""
+
+    __slots__ = ("content", "spots")
+
+    def __init__(self, content: Any, spots: list) -> None:
+        self.content = content
+        self.spots = spots
 
 
 class Contexts:
@@ -36,11 +78,16 @@ class Contexts:
         self.lang = lang
         self.languages = content.languages
         self._game_ctx = templating.localize(dict(content.game.data), lang, self.languages)
+        self._comp_ctx: dict[int, tuple[ComponentSpec, dict]] = {}  # localized once per component
 
     def context(self, comp: ComponentSpec, item: ItemSpec | None) -> dict[str, Any]:
         try:
             ctx = dict(self._game_ctx)
-            ctx.update(self._localized(comp.model.data, comp, None))
+            own = self._comp_ctx.get(id(comp))
+            if own is None or own[0] is not comp:
+                data = self._localized(comp.model.data, comp, None)
+                own = self._comp_ctx[id(comp)] = (comp, data)
+            ctx.update(own[1])
             if item is not None:
                 ctx.update(self._localized(item.data, comp, item))
                 ctx["item"] = {"id": item.id, "count": item.count}
@@ -53,9 +100,13 @@ class Contexts:
             # Data strings may themselves be templates over the item's data (an effect text
             # "Hace {{ damage }} daño"), so the card and the rulebook share one source.
             # A common back has no item: a per-item text is simply not available there.
-            return templating.render_data(
-                ctx, on_error=self._at_key(comp, item) if item is not None else _no_item
+            out = FaceContext(
+                templating.render_data(
+                    ctx, on_error=self._at_key(comp, item) if item is not None else _no_item
+                )
             )
+            out.face = (comp.id, None if item is None else item.id)
+            return out
         except ContentError as exc:
             where = (item.file, item.line) if item else (comp.file, None)
             raise exc.located(*where) from None
@@ -166,6 +217,54 @@ class FaceRenderer(Contexts):
         """Draw a face without its version mark (what the mark's hash is made from)."""
         self.draw_frame(canvas, Frame(layout_name, ctx, w, h, bleed, face=(w, h)))
 
+    def lay_out(self, frame: Frame, keep: bool = False) -> FaceLayout:
+        """`frame` laid out: its layout's boxes walked once. A whole face (not a repeat cell)
+        of an item or a common back that the check lays out (`keep`) is kept for the rest of
+        the command, by its layout, size, bleed, language and item, and printing draws from it.
+        Bounded: a full store keeps what it has (the check lays faces out in the order printing
+        draws them), so a 10,000-card build does not hold every face."""
+        key = None
+        face = getattr(frame.ctx, "face", None)
+        if face is not None and frame.depth == 0:
+            key = (id(self.content), self.lang, frame.layout, frame.w, frame.h, frame.bleed, face)
+            store = session.current().cache(_LAID)
+            laid = store.get(key)
+            if laid is not None and laid.content is self.content:
+                return laid
+        spots: list = []
+        failed = False
+
+        def on_error(frame: Frame, index: int, label: str, exc: ContentError) -> None:
+            nonlocal failed
+            failed = True
+            spots.append((index, label, exc))
+
+        for _, index, rect, angle, transform, label in places(self, frame, on_error):
+            spots.append(Spot(index, rect, angle, transform, label))
+        laid = FaceLayout(self.content, spots)
+        # A failed placement is raised (or said) afresh each time: its error is not shared.
+        if keep and key is not None and not failed and len(store) < _KEPT:
+            store[key] = laid
+        return laid
+
+    def placed(self, frame: Frame, laid: FaceLayout, on_error) -> Iterator[Placed]:
+        """The shown boxes of a face layout, placed in `frame` (what the walk gives)."""
+        boxes = self.layouts.get(frame.layout).boxes
+        for spot in laid.spots:
+            if type(spot) is tuple:
+                on_error(frame, *spot)
+                continue
+            yield Placed(
+                boxes[spot.index],
+                spot.index,
+                frame,
+                spot.rect,
+                spot.angle,
+                spot.transform,
+                spot.label,
+                spot,
+            )
+
     def draw_frame(self, canvas, frame: Frame) -> None:
         layout = self.layouts.get(frame.layout)
         # An ink-saver canvas (exports/ink_saver.py) is told what each fill belongs to.
@@ -176,7 +275,7 @@ class FaceRenderer(Contexts):
             b = frame.bleed
             canvas.setFillColor(colour(self.text(layout.background, frame.ctx)))
             canvas.rect(-b, -b, frame.w + 2 * b, frame.h + 2 * b, stroke=0, fill=1)
-        for placed in walk(self, frame, raise_error):
+        for placed in self.placed(frame, self.lay_out(frame), raise_error):
             if ink is not None and not ink.begin_box(placed, frame.depth):
                 continue
             self.draw_placed(canvas, placed)
@@ -227,7 +326,7 @@ class FaceRenderer(Contexts):
         def on_error(frame: Frame, index: int, label: str, exc: ContentError) -> None:
             findings.append(box_finding(self, frame, index, label, exc))
 
-        for placed in walk(self, frame, on_error):
+        for placed in self.placed(frame, self.lay_out(frame, keep=True), on_error):
             shown.append(placed)
             box = placed.box
             kind = KINDS[box.kind]

@@ -7,7 +7,6 @@ from __future__ import annotations
 from generator.errors import ContentError
 from generator.render.boxes import KINDS
 from generator.render.boxes.base import Frame, Rect
-from generator.render.boxes.walk import walk
 from generator.render.engine import FaceRenderer
 
 
@@ -17,7 +16,8 @@ def text_rects(renderer: FaceRenderer, layout: str, ctx: dict, w: float, h: floa
 
 def _frame(renderer: FaceRenderer, frame: Frame) -> list[Rect]:
     out: list[Rect] = []
-    for placed in walk(renderer, frame, lambda *_: None):  # broken boxes: the checks say
+    laid = renderer.lay_out(frame)
+    for placed in renderer.placed(frame, laid, lambda *_: None):  # broken boxes: the checks say
         kind = KINDS[placed.box.kind]
         if kind.spots is None:
             continue

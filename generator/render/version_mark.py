@@ -27,9 +27,8 @@ from generator import session
 from generator.errors import ContentError, Finding
 from generator.render.boxes.base import Frame, Placed, Rect, bounds, colour, multiply
 from generator.render.boxes.repeat import cells
-from generator.render.boxes.text import extent, fit_text
+from generator.render.boxes.text import set_text
 from generator.render.boxes.walk import walk
-from generator.render.shaping import is_rtl as rtl_language
 from generator.units import MM
 
 if TYPE_CHECKING:
@@ -177,8 +176,7 @@ def _covered(renderer: FaceRenderer, frame: Frame, placed: list[Placed]):
         box = p.box
         try:
             if box.kind == "text":
-                fitted, faces = fit_text(renderer, box, p.rect, p.ctx)
-                ink = extent(fitted, faces, box, p.rect, rtl_language(renderer.lang))
+                ink = set_text(renderer, p).ink
                 if ink is not None:
                     yield p.label, "text", bounds(multiply(p.frame.to_face, p.transform), ink)
             elif box.kind in ART_KINDS:

@@ -93,6 +93,7 @@ class Placed:
     angle: float
     transform: Matrix  # frame -> drawing coordinates (translate and rotate about the centre)
     label: str  # "title", "boxes[3]", "rows[2]/cost"
+    spot: Any = None  # the face layout's record of this box (engine.Spot): what a kind laid out
 
     @property
     def ctx(self) -> dict:

@@ -9,7 +9,6 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator import session
 from generator.errors import Finding
-from generator.load import templating
 from generator.load.boxes import TextBox
 from generator.render import art, shaping, textflow
 from generator.render.boxes import fitness, image
@@ -27,34 +26,30 @@ from generator.render.boxes.base import (
 if TYPE_CHECKING:
     from generator.render.engine import FaceRenderer
 
-_KEPT = 4096  # text layouts kept between the check and drawing of one command
+_KEPT = 1024  # text layouts kept for other faces (a face keeps its own in its face layout)
 _HTML_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(\s[^<>]*)?/?>")
 
 
 # ---------------------------------------------------------------- layout
 
 
-def fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, ctx: dict, last: bool = False):
-    """The text of `box` laid out in `r`, kept for the rest of the command: checks lay out what
-    drawing then reuses, and a text that is the same on every card is laid out once. Drawing
-    (`last`) is the last reader of a per-card text, so it takes that out and keeps none: a
-    10,000-card build does not hold 10,000 layouts."""
+def fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, ctx: dict):
+    """The text of `box` laid out in `r`. A face keeps its own texts in its face layout
+    (set_text); this cache serves a text that recurs on other faces (a cost, a type line, a
+    back), keyed by the box (its font, style, size, leading), the text and the box's width and
+    height. Bounded, least recently used first out: a 10,000-card deck's titles pass through
+    without pushing out the texts that recur."""
     text = renderer.text(box.text, ctx)
     key = (id(box), text, round(r.w, 3), round(r.h, 3))
     fits = session.current().cache("boxes.text.fits")  # shared by check and draw of a command
-    raw = box.text.get(renderer.lang, "") if isinstance(box.text, dict) else box.text
-    done_with = last and templating.is_template(raw)  # per-card text, drawn: not needed again
-    hit = fits.pop(key, None) if done_with else fits.get(key)
-    if hit is not None and hit[0] is box:  # already laid out (by the check, or another card)
+    hit = fits.pop(key, None)
+    if hit is not None and hit[0] is box:  # laid out before (on another face)
+        fits[key] = hit  # now the most recently used
         return hit[1], hit[2]
     fitted, faces = _fit_text(renderer, box, r, text)
-    if done_with:
-        return fitted, faces
-    # Bounded: a 10,000-card deck must not hold every layout. A full cache keeps what it has
-    # rather than starting over: the check lays faces out in the order printing draws them,
-    # so the first layouts kept are the ones drawing asks for first (and then takes out).
-    if len(fits) < _KEPT:
-        fits[key] = (box, fitted, faces)
+    if len(fits) >= _KEPT:
+        del fits[next(iter(fits))]
+    fits[key] = (box, fitted, faces)
     return fitted, faces
 
 
@@ -128,6 +123,10 @@ def extent(fitted, faces, box: TextBox, r: Rect, rtl: bool = False) -> Rect | No
     if not fitted.lines:
         return None
     xs, _, block, top = _lines(fitted, faces, box, r, rtl)
+    return _extent(xs, block, top)
+
+
+def _extent(xs, block: float, top: float) -> Rect:
     left = min(x for x, _ in xs)
     right = max(x + w for x, w in xs)
     return Rect(left, top - block, right - left, block)
@@ -136,80 +135,117 @@ def extent(fitted, faces, box: TextBox, r: Rect, rtl: bool = False) -> Rect | No
 # ---------------------------------------------------------------- draw
 
 
+class SetText:
+    """A text box laid out and set: each line's icons and its pieces of one face each, at the
+    positions drawing writes them, and the rectangle the lines cover (`ink`). What a face
+    layout (engine.FaceLayout) keeps of a text box: no words, no atoms."""
+
+    __slots__ = ("bidi", "icons", "ink", "lines", "size")
+
+    def __init__(self, fitted, faces, box: TextBox, r: Rect, rtl: bool = False) -> None:
+        size = self.size = fitted.size
+        face = faces["regular"]
+        xs, baseline, block, top = _lines(fitted, faces, box, r, rtl)
+        self.ink = _extent(xs, block, top) if fitted.lines else None
+        self.icons = any(atom.icon for line in fitted.lines for atom in line.atoms)
+        lines: list[tuple[float, tuple, tuple]] = []
+        self.lines = lines
+        # Right-to-left or mixed-direction text is shaped and ordered when drawn (its own path):
+        # only each line's start and baseline are kept.
+        self.bidi: tuple | None = None
+        if rtl or shaping.needs_bidi(fitted.text):
+            placed = []
+            for line, (x, _) in zip(fitted.lines, xs, strict=True):
+                placed.append((line, x, baseline))
+                baseline -= size * box.leading
+            self.bidi = (rtl, faces, placed)
+            return
+        space = face.width(" ", size)
+        for line, (x, _) in zip(fitted.lines, xs, strict=True):
+            icons: list[tuple[str, float, float, float]] = []
+            runs: list[list] = []  # [x, text, style]; a run is one Tj
+            open_run = False
+            for i, atom in enumerate(line.atoms):
+                spaced = i > 0 and not atom.glued  # a glued piece follows without a space
+                if spaced:
+                    x += space
+                if atom.icon:
+                    icons.append((atom.icon, x, baseline - 0.12 * size, size * textflow.ICON_SCALE))
+                    x += atom.width1 * size
+                    open_run = False
+                    continue
+                for j, (piece, style) in enumerate(atom.segments):
+                    run = runs[-1] if runs and open_run else None
+                    # Spaces are measured in the regular face, so only regular runs span them.
+                    joined = j > 0 or (i > 0 and atom.glued)
+                    if run and run[2] == style and (joined or (style == "regular" and spaced)):
+                        run[1] += ("" if joined else " ") + piece
+                    else:
+                        runs.append([x, piece, style])
+                    open_run = True
+                    x += faces[style].width(piece, size)
+            pieces = []
+            for run_x, text, style in runs:
+                for face_used, piece in faces[style].runs(text):  # per-character fallback
+                    pieces.append((run_x, face_used, piece))
+                    run_x += face_used.width(piece, size)
+            lines.append((baseline, tuple(icons), tuple(pieces)))
+            baseline -= size * box.leading
+
+
+def set_text(renderer: FaceRenderer, placed: Placed) -> SetText:
+    """The box's text laid out and set, once per face layout (placed.spot) in a command."""
+    spot = placed.spot
+    if spot is not None and spot.laid is not None:
+        return spot.laid
+    fitted, faces = fit_text(renderer, placed.box, placed.rect, placed.ctx)
+    done = SetText(fitted, faces, placed.box, placed.rect, shaping.is_rtl(renderer.lang))
+    if spot is not None:
+        spot.laid = done
+    return done
+
+
 def draw(renderer: FaceRenderer, canvas, placed: Placed) -> None:
-    box, r, ctx = placed.box, placed.rect, placed.ctx
-    fitted, faces = fit_text(renderer, box, r, ctx, last=True)
-    draw_fitted(renderer, canvas, fitted, faces, box, r, ctx)
+    draw_set(renderer, canvas, set_text(renderer, placed), placed.box, placed.ctx)
 
 
 def draw_fitted(renderer: FaceRenderer, canvas, fitted, faces, box: TextBox, r: Rect, ctx):
-    size = fitted.size
-    face = faces["regular"]
-    rtl = shaping.is_rtl(renderer.lang)
-    xs, baseline, _, _ = _lines(fitted, faces, box, r, rtl)
+    draw_set(
+        renderer, canvas, SetText(fitted, faces, box, r, shaping.is_rtl(renderer.lang)), box, ctx
+    )
+
+
+def draw_set(renderer: FaceRenderer, canvas, done: SetText, box: TextBox, ctx) -> None:
+    size = done.size
     text_colour = renderer.text(box.color, ctx)
     fill_colour(canvas, box, text_colour)
-    icon_ctx = {**ctx, "color": text_colour}
-    if rtl or shaping.needs_bidi(fitted.text):  # right to left, shaped: its own path
-        for line, (x, _) in zip(fitted.lines, xs, strict=True):
+    icon_ctx = {**ctx, "color": text_colour} if done.icons else ctx
+    if done.bidi is not None:  # right to left, shaped: its own path
+        rtl, faces, lines = done.bidi
+        for line, x, baseline in lines:
             _draw_bidi_line(renderer, canvas, line, faces, x, baseline, size, rtl, icon_ctx)
-            baseline -= size * box.leading
         return
-    space = face.width(" ", size)
     writer = None
     font = None
     plain = type(canvas).drawString is Canvas.drawString
-    icons = any(atom.icon for line in fitted.lines for atom in line.atoms)
-    for line, (x, _) in zip(fitted.lines, xs, strict=True):
-        runs: list[list] = []  # [x, text, style]; a run is one Tj
-        open_run = False
-        for i, atom in enumerate(line.atoms):
-            spaced = i > 0 and not atom.glued  # a glued piece follows without a space
-            if spaced:
-                x += space
-            if atom.icon:
-                _draw_icon(
-                    renderer,
-                    canvas,
-                    atom.icon,
-                    x,
-                    baseline - 0.12 * size,
-                    size * textflow.ICON_SCALE,
-                    icon_ctx,
-                )
-                x += atom.width1 * size
-                open_run = False
-                continue
-            for j, (piece, style) in enumerate(atom.segments):
-                run = runs[-1] if runs and open_run else None
-                # Spaces are measured in the regular face, so only regular runs span them.
-                joined = j > 0 or (i > 0 and atom.glued)
-                if run and run[2] == style and (joined or (style == "regular" and spaced)):
-                    run[1] += ("" if joined else " ") + piece
-                else:
-                    runs.append([x, piece, style])
-                open_run = True
-                x += faces[style].width(piece, size)
-        for run_x, text, style in runs:
-            pieces = faces[style].runs(text)  # per-character fallback: (face, text) pieces
-            if not plain:  # a canvas that treats text itself (ink-saver's)
-                for face_used, piece in pieces:
-                    canvas.setFont(face_used.name, size)
-                    canvas.drawString(run_x, baseline, piece)
-                    run_x += face_used.width(piece, size)
-                continue
-            for face_used, piece in pieces:
-                if writer is None:
-                    writer = canvas.beginText(run_x, baseline)
-                else:
-                    writer.setTextOrigin(run_x, baseline)
-                if face_used.name != font:
-                    writer.setFont(face_used.name, size)
-                    font = face_used.name
-                writer._code.append(writer._formatText(piece))
-                run_x += face_used.width(piece, size)
-        baseline -= size * box.leading
-        if icons and writer is not None:  # an icon is drawn over the lines before it
+    for baseline, icons, pieces in done.lines:
+        for name, x, y, icon_size in icons:
+            _draw_icon(renderer, canvas, name, x, y, icon_size, icon_ctx)
+        if not plain:  # a canvas that treats text itself (ink-saver's)
+            for x, face_used, piece in pieces:
+                canvas.setFont(face_used.name, size)
+                canvas.drawString(x, baseline, piece)
+            continue
+        for x, face_used, piece in pieces:
+            if writer is None:
+                writer = canvas.beginText(x, baseline)
+            else:
+                writer.setTextOrigin(x, baseline)
+            if face_used.name != font:
+                writer.setFont(face_used.name, size)
+                font = face_used.name
+            writer._code.append(writer._formatText(piece))
+        if done.icons and writer is not None:  # an icon is drawn over the lines before it
             canvas.drawText(writer)
             writer = font = None
     if writer is not None:  # one text object for the whole box (BT ... ET)
@@ -264,7 +300,10 @@ def _draw_icon(renderer: FaceRenderer, canvas, name: str, x: float, y: float, si
 def check(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
     box = placed.box
     out = []
+    spot = placed.spot
     fitted, faces = fit_text(renderer, box, placed.rect, placed.ctx)
+    if spot is not None and spot.laid is None:  # what drawing this face will set
+        spot.laid = SetText(fitted, faces, box, placed.rect, shaping.is_rtl(renderer.lang))
     tag = _HTML_TAG.search(fitted.text)
     if tag:
         out.append(
@@ -309,9 +348,7 @@ def check(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
 
 def spots(renderer: FaceRenderer, placed: Placed, inner) -> list[Rect]:
     """Where the text's ink sits on the face: the same fitting as drawing."""
-    box = placed.box
-    fitted, faces = fit_text(renderer, box, placed.rect, placed.ctx)
-    ink = extent(fitted, faces, box, placed.rect, shaping.is_rtl(renderer.lang))
+    ink = set_text(renderer, placed).ink
     if ink is None:
         return []
     return [bounds(multiply(placed.frame.to_face, placed.transform), ink)]

@@ -54,6 +54,12 @@ def box_rect(box, w: float, h: float, bleed: float) -> Rect:
 def walk(renderer: FaceRenderer, frame: Frame, on_error: OnError) -> Iterator[Placed]:
     """Every shown box of `frame`'s layout, placed. A box whose placement fails (a bad `if:`
     or `rotate:`) goes to `on_error` (drawing raises, checking records a finding)."""
+    for box, index, rect, angle, transform, label in places(renderer, frame, on_error):
+        yield Placed(box, index, frame, rect, angle, transform, label)
+
+
+def places(renderer: FaceRenderer, frame: Frame, on_error: OnError) -> Iterator[tuple]:
+    """The walk itself: (box, index, rectangle, angle, transform, label) of each shown box."""
     layout = renderer.layouts.get(frame.layout)
     for index, box in enumerate(layout.boxes):
         label = box.id or f"boxes[{index}]"
@@ -77,7 +83,7 @@ def walk(renderer: FaceRenderer, frame: Frame, on_error: OnError) -> Iterator[Pl
                 rect = Rect(-rect.h / 2, -rect.w / 2, rect.h, rect.w)
             else:
                 rect = Rect(-rect.w / 2, -rect.h / 2, rect.w, rect.h)
-        yield Placed(box, index, frame, rect, angle, transform, label)
+        yield box, index, rect, angle, transform, label
 
 
 def raise_error(frame: Frame, index: int, label: str, exc: ContentError) -> None:

@@ -1,0 +1,162 @@
+"""One layout pass per face (issue #23): within one command a face is walked once, its text
+laid out once, and the check's findings and the drawing both read that one result."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pypdfium2 as pdfium
+import pytest
+from conftest import run_pnp
+
+from generator.errors import ContentError
+from generator.load import templating
+from generator.render import engine
+from generator.render.boxes import text as text_box
+
+CARD = """\
+background: "#fbf8f1"
+boxes:
+  - {id: frame, kind: rect, x: 3, y: 3, w: 57, h: 82, radius: 3mm, stroke: "#333333"}
+  - {id: title, kind: text, text: "{{ title }}", x: 6, y: 6, w: 51, h: 10, size: 14pt, style: bold}
+  - {id: body, kind: text, text: "{{ body }}", x: 6, y: 40, w: 51, h: 24, size: 9pt}
+  - {id: cost, kind: text, text: "{{ cost }}", x: 6, y: 68, w: 51, h: 14, size: 20pt,
+     align: right}
+"""
+BACK = """\
+background: "#1f2f4a"
+boxes:
+  - {id: name, kind: text, text: BACK, x: 5, y: 38, w: 53, h: 12, size: 20pt,
+     align: center, color: "#f3e7c6"}
+"""
+ITEMS = [
+    ("a", 1, "Alpha", "The first card of the deck", 1),
+    ("b", 1, "Bravo", "A second card with a longer body that wraps over two lines", 2),
+    ("c", 3, "Charlie", "Three copies of this one", 1),
+    ("d", 1, "Delta", "The last card", 2),
+]
+
+
+def _project(make_project, body_of_d: str = "The last card"):
+    items = "\n".join(
+        f"  - id: {i}\n    count: {n}\n    data: {{title: {t}, "
+        f'body: "{body_of_d if i == "d" else b}", cost: {c}}}'
+        for i, n, t, b, c in ITEMS
+    )
+    return make_project(
+        {
+            "templates/layouts/t/card.yaml": CARD,
+            "templates/layouts/t/back.yaml": BACK,
+            "content/g/game.yaml": "id: g\ntitle: G\nlanguages: [en]\n"
+            "print: {papers: [a4], rotate: never}\n",
+            "content/g/components/cards.yaml": "id: cards\nname: Cards\nsize: poker\n"
+            f"layout: t/card\nback: t/back\nitems:\n{items}\n",
+            "content/g/manifest.yaml": "components: {cards: 6}\n",
+        }
+    )
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """Counts of the walk over each face and of the text layouts, by (layout, item)."""
+    walks: Counter = Counter()
+    texts: Counter = Counter()
+    places = engine.places
+
+    def counting_places(renderer, frame, on_error):
+        face = getattr(frame.ctx, "face", None)
+        walks[frame.layout, face[1] if face else None] += 1
+        return places(renderer, frame, on_error)
+
+    fit = text_box._fit_text
+
+    def counting_fit(renderer, box, r, text):
+        texts[box.id, text] += 1
+        return fit(renderer, box, r, text)
+
+    monkeypatch.setattr(engine, "places", counting_places)
+    monkeypatch.setattr(text_box, "_fit_text", counting_fit)
+    return walks, texts
+
+
+def test_print_lays_each_face_out_once(make_project, counted):
+    """`pnp print` checks every face, then draws it: one walk and one text layout per face,
+    although the check and the drawing both read it, and the three copies of 'c' and the six
+    common backs are each laid out once."""
+    walks, texts = counted
+    root = _project(make_project)
+    run_pnp(root, "print", "-j", "1", check=True)
+    assert walks == {
+        **{("t/card", item): 1 for item, *_ in ITEMS},
+        ("t/back", None): 1,
+    }
+    assert texts, "no text was laid out"
+    assert max(texts.values()) == 1, [k for k, n in texts.items() if n > 1]
+    # everything was drawn: each copy's title is on the sheet
+    pdf = pdfium.PdfDocument(str(root / "output/g/en/cards-a4.pdf"))
+    words = pdf[0].get_textpage().get_text_range()
+    assert words.count("Charlie") == 3 and "Alpha" in words and "Delta" in words
+
+
+def test_findings_come_from_the_same_layout(make_project, counted):
+    """The check reads its findings from the face layout (an overflowing body is found),
+    and a face with an error is not drawn from a kept layout: print refuses it."""
+    walks, _ = counted
+    root = _project(make_project, body_of_d="word " * 200)
+    result = run_pnp(root, "check", "--format", "json")
+    assert result.returncode == 1
+    assert '"text-overflow"' in result.stdout and '"item": "d"' in result.stdout
+    assert walks["t/card", "d"] == 1
+
+
+def test_a_face_layout_is_not_shared_between_different_contexts(make_project):
+    """A plain dict context names no face: two different cards drawn through the renderer
+    with hand-made contexts each get their own layout."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.load.content import load_game
+    from generator.load.project import Project
+
+    root = _project(make_project)
+    content = load_game(Project(root), "g")
+    renderer = engine.FaceRenderer(content, "en")
+    comp = content.components[0]
+    ctx_a = renderer.context(comp, comp.items[0])
+    assert ctx_a.face == ("cards", "a")
+    plain = {**ctx_a}
+    assert not hasattr(plain, "face")
+    frame = engine.Frame("t/card", ctx_a, 100, 100, 0.0, face=(100, 100))
+    first = renderer.lay_out(frame, keep=True)
+    assert renderer.lay_out(frame) is first  # kept: the drawing finds it
+    other = engine.Frame("t/card", {**plain, "title": "X"}, 100, 100, 0.0, face=(100, 100))
+    assert renderer.lay_out(other, keep=True) is not first
+    canvas = Canvas("/dev/null")
+    renderer.draw(canvas, "t/card", plain, 100, 100, 0.0)  # a plain dict draws as before
+
+
+@pytest.mark.parametrize(
+    "text, ctx",
+    [
+        ("{{ title }}", {"title": "Card 7"}),
+        ("{{title}}", {"title": ""}),
+        ("{{ n }}", {"n": 42}),
+        ("{{ n }}", {"n": -3}),
+        ("{{ x }}", {"x": 1.5}),
+        ("{{ x }}", {"x": True}),
+        ("{{ x }}", {"x": None}),
+        ("{{ x }}", {"x": [1, 2]}),
+        ("{{ title }}!", {"title": "a"}),
+        ("{{ title|upper }}", {"title": "a"}),
+    ],
+)
+def test_one_name_templates_render_as_jinja_does(text, ctx):
+    """The compiled shortcut for `{{ name }}` gives exactly what the full render gives."""
+    full = templating._compile(text).render(ctx)
+    assert templating.render(text, ctx) == full
+
+
+def test_one_name_template_of_a_missing_name_is_still_an_error():
+    with pytest.raises(ContentError, match="undefined"):
+        templating.render("{{ nope }}", {"title": "a"})
+    with pytest.raises(ContentError, match="mapping"):
+        templating.render("{{ x }}", {"x": {"eng": "a"}})
