@@ -480,3 +480,26 @@ def test_an_item_key_of_another_level_is_not_offered_as_its_own_correction(tmp_p
     assert found["key"] == "items[1].name" and found["line"] == 13, found
     assert "did you mean 'name'" not in found["hint"], found
     assert "under its data:" in found["hint"], found
+
+
+def test_a_truncated_png_is_refused_even_after_weasyprint_is_imported(tmp_path):
+    """WeasyPrint sets Pillow's process-wide LOAD_TRUNCATED_IMAGES on import, so in a process
+    that had built a rulebook (`pnp watch`, the test suite) a truncated art file passed check."""
+    import io as _io
+
+    import weasyprint  # noqa: F401  (its import is the point)
+    from PIL import Image, ImageFile
+
+    from generator import session
+    from generator.errors import ContentError
+    from generator.render.art import open_raster
+
+    buffer = _io.BytesIO()
+    Image.new("RGB", (300, 300), (200, 30, 30)).save(buffer, format="PNG")
+    path = tmp_path / "photo.png"
+    path.write_bytes(buffer.getvalue()[: len(buffer.getvalue()) // 2])
+    assert ImageFile.LOAD_TRUNCATED_IMAGES  # what WeasyPrint leaves behind
+    with session.new(), pytest.raises(ContentError) as caught:
+        open_raster(path)
+    assert caught.value.code == "bad-art"
+    assert ImageFile.LOAD_TRUNCATED_IMAGES  # put back as it was found

@@ -41,7 +41,7 @@ class Raster:
 
 @session.cached
 def open_raster(path: Path) -> Raster:
-    from PIL import Image  # only games with raster art pay for importing Pillow
+    from PIL import Image, ImageFile  # only games with raster art pay for importing Pillow
 
     if path.suffix.lower() not in RASTER:
         raise ContentError(
@@ -59,6 +59,9 @@ def open_raster(path: Path) -> Raster:
             code="bad-art",
             hint=f"export it as a real {fmt}; art is opened only as the type its name says",
         )
+    # WeasyPrint, once imported (a rulebook built earlier in this process, `pnp watch`), sets
+    # Pillow's process-wide LOAD_TRUNCATED_IMAGES, which would let a truncated file through.
+    lenient, ImageFile.LOAD_TRUNCATED_IMAGES = ImageFile.LOAD_TRUNCATED_IMAGES, False
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -80,6 +83,8 @@ def open_raster(path: Path) -> Raster:
             code="bad-art",
             hint="the file is corrupt or truncated; export it again",
         ) from None
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = lenient
 
 
 def _read_art(path: Path) -> bytes:
