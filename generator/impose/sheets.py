@@ -34,19 +34,27 @@ def grid_or_tiles(job: SheetJob, renderer: FaceRenderer, paper) -> GridPlan | Ti
         return TilesPlan(job, renderer, paper)
 
 
-class GridPlan:
+class _OneComponent:
+    """A plan of the copies of one component (the job's only one)."""
+
+    def __init__(self, job: SheetJob, renderer: FaceRenderer, paper) -> None:
+        (self.comp,) = job.comps
+        self.lead = job.settings[self.comp.id]
+        self.comps, self.name = [self.comp], self.comp.id
+        self.renderer, self.paper = renderer, paper
+
+
+class GridPlan(_OneComponent):
     """Every copy of every item on a grid, sheet after sheet; each back behind its front."""
 
     sided = True
 
     def __init__(self, job: SheetJob, renderer: FaceRenderer, paper) -> None:
-        (comp,) = job.comps
-        s = self.lead = job.settings[comp.id]
-        self.comps, self.name, self.renderer, self.paper = [comp], comp.id, renderer, paper
-        self.comp, self.bleed = comp, s.bleed.points
+        super().__init__(job, renderer, paper)
+        s, self.bleed = self.lead, self.lead.bleed.points
         self.grid = impose.plan(
             paper,
-            comp.size_pt,
+            self.comp.size_pt,
             bleed=self.bleed,
             margin=s.margin.points,
             gutter=s.gutter.points,
@@ -128,15 +136,14 @@ class GridPlan:
         return {"grid": {"cols": grid.cols, "rows": grid.rows, "rotated": grid.rotated}}
 
 
-class TilesPlan:
+class TilesPlan(_OneComponent):
     """A face bigger than the sheet (a board), split into overlapping tiles, one per page."""
 
     sided = False
 
     def __init__(self, job: SheetJob, renderer: FaceRenderer, paper) -> None:
-        (comp,) = job.comps
-        s = self.lead = job.settings[comp.id]
-        self.comps, self.name, self.renderer, self.comp = [comp], comp.id, renderer, comp
+        super().__init__(job, renderer, paper)
+        comp, s = self.comp, self.lead
         w, h = comp.size_pt
         try:
             self.plan = impose.plan_tiles(
