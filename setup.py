@@ -9,14 +9,33 @@ holds ships. The games' own layouts (templates/layouts/<game>/) stay out: they a
 repository's project, not defaults.
 """
 
+from pathlib import Path
+
 from setuptools import find_packages, setup
 
 # Folders of templates/ shipped whole, and the top-level files shipped.
 SHIPPED = ("fonts", "guide", "languages", "rulebook", "starter", "layouts/base")
 TOP = ("*.yaml",)
 
+
+def data_folders() -> list[str]:
+    """The shipped folders as package names: setuptools warns about any folder of package data
+    that it could import but was not told of, so each one is named (data only, no code)."""
+    root = Path(__file__).parent / "templates"
+    names = {"layouts"}  # the parent of layouts/base, itself not shipped whole
+    for folder in SHIPPED:
+        for path in [root / folder, *(root / folder).rglob("*")]:
+            if path.is_dir() and path.name != "__pycache__":
+                names.add(path.relative_to(root).as_posix().replace("/", "."))
+    return sorted(f"generator.defaults.{name}" for name in names)
+
+
 setup(
-    packages=[*find_packages(include=["generator", "generator.*"]), "generator.defaults"],
+    packages=[
+        *find_packages(include=["generator", "generator.*"]),
+        "generator.defaults",
+        *data_folders(),
+    ],
     package_dir={"generator.defaults": "templates"},
     package_data={
         "generator": ["limits.yaml"],

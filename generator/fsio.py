@@ -236,3 +236,189 @@ def write_bytes(path: Path, data: bytes) -> None:
 def write_text(path: Path, text: str) -> None:
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
+
+
+# ------------------------------------------------------------------ several files as one
+
+JOURNAL = ".pnp-journal.json"  # at the project root, while files written together are committed
+
+
+def write_together(root: Path, writes: dict[Path, bytes], what: str) -> list[Path]:
+    """Write several files of the project as one transaction: all of them new, or none.
+
+    1. A journal at the root lists each file's temporary beside it ("prepared"), then each
+       temporary is written and flushed to disk. A failure here (a full disk) removes them:
+       no file changed.
+    2. The journal is switched to "committed" (the commit point, flushed with its folder),
+       the temporaries are renamed over their files, the folders flushed, the journal removed.
+    A power cut or a kill in between leaves the journal: the next pnp command in the project
+    (`recover`) rolls a prepared one back and a committed one forward. Ctrl-C is held until
+    the end. Returns the files written."""
+    root = Path(root).resolve()
+    journal = root / JOURNAL
+    if os.path.lexists(journal):
+        raise ContentError(
+            "an earlier write of several files is still unfinished",
+            journal,
+            code="write-failed",
+            hint="run any pnp command in this project first: it finishes or undoes it",
+        )
+    pairs: list[tuple[Path, Path]] = []
+    made: list[Path] = []  # the temporaries this call created (only those are removed)
+    where = journal  # the file being written, for the error
+    with interrupt_deferred():
+        try:
+            for path in writes:
+                path = Path(path)
+                _inside(root, path)
+                tmp = path.parent / f".{path.name}{TEMP_MARK}{os.urandom(6).hex()}.tmp"
+                pairs.append((tmp, path))
+            _write_journal(journal, "prepared", what, root, pairs)  # first: names what to undo
+            for (tmp, path), data in zip(pairs, writes.values(), strict=True):
+                where = path
+                path.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                made.append(tmp)
+                try:
+                    os.fchmod(fd, _mode_for(path))
+                    view = memoryview(data)
+                    while view:
+                        view = view[os.write(fd, view) :]
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+            where = journal
+            _write_journal(journal, "committed", what, root, pairs)
+        except BaseException as exc:
+            for tmp in made:
+                tmp.unlink(missing_ok=True)
+            journal.unlink(missing_ok=True)
+            if isinstance(exc, OSError):
+                raise ContentError(
+                    f"{what}: cannot write ({exc.strerror or exc}); no file was changed",
+                    where,
+                    code="write-failed",
+                ) from None
+            raise
+        done = 0
+        try:
+            for tmp, path in pairs:
+                os.replace(tmp, path)
+                done += 1
+            _sync_folders([path.parent for _tmp, path in pairs])
+            journal.unlink()
+            _sync_folders([root])
+        except OSError as exc:
+            raise ContentError(
+                f"{what}: stopped after {done} of {len(pairs)} files ({exc.strerror or exc}); "
+                f"the other {len(pairs) - done} are written beside their files and listed in "
+                f"{JOURNAL}: the next pnp command in this project finishes them",
+                pairs[done][1] if done < len(pairs) else journal,
+                code="write-failed",
+            ) from None
+    return [path for _tmp, path in pairs]
+
+
+def recover(root: Path) -> str | None:
+    """Finish or undo a `write_together` that was cut short (a power cut, a full disk, a kill):
+    a committed journal's files are all renamed into place, a prepared one's temporaries are
+    removed. Returns a sentence saying which, or None when there was nothing to do. A journal
+    pnp did not write (one in a downloaded project naming files elsewhere) is an error, and
+    nothing is moved."""
+    root = Path(root).resolve()
+    journal = root / JOURNAL
+    if not os.path.lexists(journal):
+        return None
+    state, what, pairs = _read_journal(journal, root)
+    if state == "committed":
+        for tmp, path in pairs:
+            if os.path.lexists(tmp):
+                os.replace(tmp, path)
+        _sync_folders([path.parent for _tmp, path in pairs])
+        journal.unlink()
+        _sync_folders([root])
+        return f"pnp: finished an interrupted {what}: all {len(pairs)} files are new"
+    for tmp, _path in pairs:
+        tmp.unlink(missing_ok=True)
+    journal.unlink()
+    return f"pnp: undid an interrupted {what}: no file was changed"
+
+
+def _inside(root: Path, path: Path) -> None:
+    real = os.path.realpath(path.parent)
+    if os.path.commonpath([str(root), real]) != str(root):
+        raise ContentError("is outside the project", path, code="path-refused")
+
+
+def _write_journal(journal: Path, state: str, what: str, root: Path, pairs) -> None:
+    import json  # json only when several files are written together
+
+    files = [[str(t.relative_to(root)), str(p.relative_to(root))] for t, p in pairs]
+    data = {"pnp": "write-together", "state": state, "what": what, "files": files}
+    write_bytes(journal, json.dumps(data, ensure_ascii=False, indent=1).encode())
+    _sync_folders([journal.parent])
+
+
+def _read_journal(journal: Path, root: Path) -> tuple[str, str, list[tuple[Path, Path]]]:
+    """The journal's state, description and (temporary, file) pairs, each proven to be a
+    temporary this module names beside a file inside the project; else a located error."""
+    import json  # json only when several files are written together
+
+    def bad(why: str) -> ContentError:
+        return ContentError(
+            f"not a journal pnp can finish ({why}); nothing was moved",
+            journal,
+            code="path-refused",
+            hint="if no pnp command was cut short here, delete the file",
+        )
+
+    info = os.lstat(journal)
+    if not stat.S_ISREG(info.st_mode) or info.st_size > 1 << 20:
+        raise bad("not a small regular file")
+    try:
+        data = json.loads(journal.read_bytes())
+    except (ValueError, OSError) as exc:
+        raise bad(str(exc)) from None
+    if not isinstance(data, dict) or data.get("pnp") != "write-together":
+        raise bad("unknown format")
+    state, what, files = data.get("state"), data.get("what"), data.get("files")
+    if state not in ("prepared", "committed") or not isinstance(what, str):
+        raise bad("unknown state")
+    if not isinstance(files, list):
+        raise bad("no file list")
+    pairs = []
+    for entry in files:
+        if not (
+            isinstance(entry, list) and len(entry) == 2 and all(isinstance(e, str) for e in entry)
+        ):
+            raise bad("a malformed entry")
+        tmp, path = (root / e for e in entry)
+        parts = Path(entry[0]).parts + Path(entry[1]).parts
+        if Path(entry[0]).is_absolute() or Path(entry[1]).is_absolute() or ".." in parts:
+            raise bad(f"{entry[1]} is not inside the project")
+        if tmp.parent != path.parent or not (
+            is_temporary(tmp) and tmp.name.startswith(f".{path.name}{TEMP_MARK}")
+        ):
+            raise bad(f"{entry[0]} is not a temporary of {entry[1]}")
+        real = os.path.realpath(path.parent)
+        if os.path.commonpath([str(root), real]) != str(root):
+            raise bad(f"{entry[1]} resolves outside the project")
+        if os.path.lexists(tmp) and not stat.S_ISREG(os.lstat(tmp).st_mode):
+            raise bad(f"{entry[0]} is not a regular file")
+        pairs.append((tmp, path))
+    return state, " ".join(what.split())[:200], pairs
+
+
+def _sync_folders(folders) -> None:
+    """Flush folders' entries (the renames in them) to disk, each once."""
+    for folder in dict.fromkeys(str(f) for f in folders):
+        try:
+            fd = os.open(folder, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            os.fsync(fd)
+        except OSError:
+            pass  # some file systems cannot flush a folder; the rename is still atomic
+        finally:
+            os.close(fd)

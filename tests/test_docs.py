@@ -313,14 +313,18 @@ def key_problems(node, annotation, path: str) -> list[str]:
     if origin in (typing.Union, types.UnionType):
         options = [a for a in args if a is not type(None)]
         if isinstance(node, yaml.MappingNode):
-            kind = next((v.value for k, v in node.value if k.value == "kind"), None)
+            # the tag of a union member: a box's (or shape's) kind, an export's format
+            tag_key, kind = next(
+                ((k.value, v.value) for k, v in node.value if k.value in ("kind", "format")),
+                (None, None),
+            )
             tries = []
             for option in options:
                 inner = _unwrap(option)
                 if kind is not None and isinstance(inner, type) and issubclass(inner, BaseModel):
-                    field = inner.model_fields.get("kind")
+                    field = inner.model_fields.get(tag_key)
                     if field is not None and kind not in typing.get_args(field.annotation):
-                        continue  # another box kind (or shape kind)
+                        continue  # another box kind (or shape kind, or export format)
                 tries.append(key_problems(node, option, path))
             return min(tries, key=len) if tries else [f"{path}: no kind '{kind}'"]
         tries = [key_problems(node, option, path) for option in options]
@@ -397,6 +401,8 @@ def test_the_key_check_catches_a_wrong_key():
     assert yaml_problems("yaml", "boxes:\n  - {kind: text, text: hi, size: 8pt}") == []
     assert yaml_problems("yaml", "print: {paper: [a4]}")
     assert yaml_problems("yaml", "boxes:\n  - {kind: rect, size: 8pt}")  # a text key on a rect
+    assert yaml_problems("yaml", "print: {exports: [{format: tts, as: deck}]}") == []
+    assert yaml_problems("yaml", "print: {exports: [{format: png, base_url: x}]}")  # a tts key
     assert yaml_problems("yaml game.yaml", "id: x\ntitle: X\nlanguages: [en]\nprint: {bled: 3mm}")
     assert yaml_problems("yaml game.yaml", "id: x\ntitle: X")  # languages missing
     assert yaml_problems("yaml rules/notes.yaml", '"3.2": {en: a note}')  # no model: name it

@@ -4,6 +4,7 @@ ink coverage of the ink-saver sheets, and the print-shop order sheet against the
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections import Counter
 from pathlib import Path
@@ -176,8 +177,13 @@ def test_tts_pieces_and_base_url(dogfight_copy):
         "exports: [{format: tts, base_url: 'https://example.org/kit', dpi: 72}]",
     )
     game.write_text(text)
+    # rewards are poker cards (a deck by their face); the export's own option makes them tiles
     comp = root / "content/dogfight/components/rewards.yaml"
-    comp.write_text(comp.read_text().replace("kind: card", "kind: token"))
+    comp.write_text(
+        comp.read_text()
+        + "print: {exports: [{format: tts, base_url: 'https://example.org/kit', dpi: 72, "
+        "as: tile}]}\n"
+    )
     only_languages(root, "dogfight", ["en"])  # the test reads English decks only
     tts = ("print", "--export", "tts", "--paper", "a4")
     run_pnp(root, *tts, check=True)
@@ -361,3 +367,15 @@ def test_ink_saver_follows_the_layouts_keep_and_drop(dogfight_copy):
     navy, white = (0x1F, 0x2F, 0x4A), (255, 255, 255)
     assert max(abs(a - b) for a, b in zip(at(8, 50), navy, strict=True)) <= 4  # kept
     assert max(abs(a - b) for a, b in zip(at(31.5, 44), white, strict=True)) <= 4  # red dropped
+
+
+def test_the_srgb_profile_carries_no_creation_time():
+    # The profile used to carry the time it was made, so a rebuilt PNG never matched the last.
+    from PIL import ImageCms
+
+    from generator.exports.raster import srgb_profile
+
+    profile = srgb_profile()
+    fields = [int.from_bytes(profile[i : i + 2], "big") for i in range(24, 36, 2)]
+    assert fields == [2000, 1, 1, 0, 0, 0]
+    assert "sRGB" in ImageCms.getProfileDescription(ImageCms.ImageCmsProfile(io.BytesIO(profile)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -41,6 +42,13 @@ def export(root: Path, lang: str, out: Path) -> polib.POFile:
 
 
 def entry(po: polib.POFile, ctx: str) -> polib.POEntry:
+    """The entry of `ctx`. Rulebook ids are anchored to content (`rules:§5.2:li-38d78b0b`), so a
+    test names a rulebook segment by its place: `rules:§5.2:li1`, the first list item of §5.2."""
+    place = re.fullmatch(r"(rules:[^:]+:)(p|li|cell|call)(\d+)", ctx)
+    if place:
+        prefix = place.group(1) + place.group(2) + "-"
+        found = [e for e in po if (e.msgctxt or "").startswith(prefix)]
+        return found[int(place.group(3)) - 1]
     return next(e for e in po if e.msgctxt == ctx)
 
 
@@ -63,9 +71,11 @@ def test_msgfmt_accepts_every_exported_po_and_polib_reads_it(game, tmp_path):
         assert len(read) == len(segments) > 10
         assert len({(e.msgctxt, e.msgid) for e in read}) == len(read)  # every context unique
         if lang is None:
-            assert all(e.msgstr == "" for e in read)
-        else:
-            assert all(e.msgstr for e in read)  # every language is complete today
+            assert all(e.msgstr == "" and not any(e.msgstr_plural.values()) for e in read)
+        else:  # every language is complete today (a counted string: every plural form)
+            assert all(
+                e.msgstr or (e.msgstr_plural and all(e.msgstr_plural.values())) for e in read
+            )
             assert read.metadata["Language"] == lang
 
 
@@ -158,14 +168,15 @@ def test_a_broken_entry_is_skipped_and_the_others_still_apply(
     path = tmp_path / "fr.po"
     po = export(dogfight_copy, "fr", path)
     entry(po, "components/rewards.yaml:data.subtitle").msgstr = "Avion ennemi abattu"  # fine
-    entry(po, ctx).msgstr = msgstr
+    bad = entry(po, ctx)
+    bad.msgstr = msgstr
     po.save(str(path))
     game = dogfight_copy / "content/dogfight"
     rules_before = (game / "rules/fr.md").read_text()
     data_before = yaml.safe_load((game / "components/rewards.yaml").read_text())["data"]
     done = run_pnp(dogfight_copy, "i18n", "import", "dogfight", str(path))
     assert done.returncode == 1
-    assert f"[{code}] entry '{ctx}'" in done.stderr and says in done.stderr
+    assert f"[{code}] entry '{bad.msgctxt}'" in done.stderr and says in done.stderr
     assert "1 entry skipped" in done.stderr and "the others were applied" in done.stderr
     assert "1 translation(s) changed, 1 marked reviewed" in done.stdout
     rewards = yaml.safe_load((game / "components/rewards.yaml").read_text())["data"]
@@ -178,11 +189,12 @@ def test_a_broken_entry_is_skipped_and_the_others_still_apply(
 def test_an_unknown_context_is_refused(dogfight_copy, tmp_path):
     path = tmp_path / "fr.po"
     po = export(dogfight_copy, "fr", path)
-    entry(po, "rules:§12:p3").msgctxt = "rules:§12:p9"
+    entry(po, "rules:§12:p3").msgctxt = "rules:§99:p-00000000"  # no such section
     po.save(str(path))
     before = snapshot(dogfight_copy)
     done = run_pnp(dogfight_copy, "i18n", "import", "dogfight", str(path))
-    assert done.returncode == 1 and "[po-unknown-context] entry 'rules:§12:p9'" in done.stderr
+    assert done.returncode == 1
+    assert "[po-unknown-context] entry 'rules:§99:p-00000000'" in done.stderr
     assert snapshot(dogfight_copy) == before  # the other entries were all unchanged
 
 
@@ -197,7 +209,7 @@ def test_a_source_edit_makes_exactly_that_entry_fuzzy_with_its_previous_msgid(
     es.write_text(es.read_text().replace(old, "Solo puedes hacerlo una única vez por turno."))
     po = export(dogfight_copy, "fr", tmp_path / "fr.po")
     fuzzy = [e for e in po if "fuzzy" in e.flags]
-    assert [e.msgctxt for e in fuzzy] == ["rules:§5.3:p2"]
+    assert [e.msgctxt for e in fuzzy] == [entry(po, "rules:§5.3:p2").msgctxt]
     assert fuzzy[0].previous_msgid == old
     assert fuzzy[0].msgid == "Solo puedes hacerlo una única vez por turno."
     assert fuzzy[0].msgstr == "Vous ne pouvez le faire qu'une fois par tour."

@@ -4,6 +4,7 @@ Each test here names the defect it guards against; each failed on main before th
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 import subprocess
@@ -31,6 +32,13 @@ def export(root: Path, lang: str, out: Path, game: str = "dogfight") -> polib.PO
 
 
 def entry(po: polib.POFile, ctx: str) -> polib.POEntry:
+    """The entry of `ctx`. Rulebook ids are anchored to content (`rules:§5.2:li-38d78b0b`), so a
+    test names a rulebook segment by its place: `rules:§5.2:li1`, the first list item of §5.2."""
+    place = re.fullmatch(r"(rules:[^:]+:)(p|li|cell|call)(\d+)", ctx)
+    if place:
+        prefix = place.group(1) + place.group(2) + "-"
+        found = [e for e in po if (e.msgctxt or "").startswith(prefix)]
+        return found[int(place.group(3)) - 1]
     return next(e for e in po if e.msgctxt == ctx)
 
 
@@ -75,6 +83,8 @@ def without_language(game: Path, lang: str) -> None:
     sync = game / "rules/i18n-sync.yaml"
     data = yaml.safe_load(sync.read_text(encoding="utf-8"))
     del data["languages"][lang]
+    for key in ("anchors", "approved"):
+        data.get(key, {}).pop(lang, None)
     sync.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
     for path in sorted(game.rglob("*.yaml")):
         if path == sync:
@@ -206,7 +216,7 @@ def test_the_first_import_of_a_section_tracked_game_keeps_what_was_reviewed(make
     done = run_pnp(root, "i18n", "import", "red-code", str(path), check=True)
     assert "1 translation(s) changed, 1 marked reviewed" in done.stdout
     sync = (root / "content/red-code/rules/i18n-sync.yaml").read_text(encoding="utf-8")
-    assert "format: segments" in sync  # migrated to per-string tracking
+    assert "format: stable" in sync  # migrated to per-string tracking, by stable ids
     assert status_line(root, "en", "red-code") == before
     assert status_line(root, "ko", "red-code").startswith("ko: 187/187 translated, 187 reviewed")
     check = run_pnp(root, "check", "red-code")
@@ -338,11 +348,11 @@ def test_a_complete_language_still_in_the_source_language_is_an_error(dogfight_c
     )
     _replace(game / "game.yaml", "bilingual: [[es, en], [es, fr]]", "bilingual: []")
     # German: the English rulebook with 20 of its paragraphs and items left in Spanish
-    from generator.i18n.segments import rules_contexts
+    from generator.i18n.segments import positional_contexts  # block N of es = block N of en
 
-    es = rules_contexts(game / "rules/es.md")
+    es = positional_contexts((game / "rules/es.md").read_text(encoding="utf-8").split("\n"))
     lines = (game / "rules/en.md").read_text(encoding="utf-8").split("\n")
-    en = rules_contexts(game / "rules/en.md")
+    en = positional_contexts(lines)
     swapped = 0
     for ctx, (_, block) in sorted(en.items(), key=lambda kv: -kv[1][1].first):
         long = ctx in es and len(es[ctx][1].text.split()) >= 8  # a 4-word line may be anything
@@ -422,7 +432,11 @@ def test_weblate_cycle_pot_msgmerge_msgfmt_import_is_byte_identical(make_project
 
 DEFLECTION = "components/allied-planes.yaml:data.deflection"
 COST = "components/rewards.yaml:data.cost"
-ONCE = "rules:§5.3:p2"
+# §5.3's second paragraph, by its content-anchored id (generator/i18n/segments.py)
+ONCE = (
+    "rules:§5.3:p-"
+    + hashlib.sha256("Sólo puedes hacerlo una vez por turno.".encode()).hexdigest()[:8]
+)
 
 
 def test_german_dogfight_walkthrough(dogfight_copy, tmp_path):
@@ -515,13 +529,13 @@ def test_strings_inside_template_calls_are_offered_and_land_in_place(make_projec
     path = tmp_path / "fr.po"
     run_pnp(root, "i18n", "add", "red-code", "fr", "-o", str(path), check=True)
     po = polib.pofile(str(path))
-    caption = entry(po, "rules:§3.2:call1.caption")
+    caption = entry(po, "rules:§3.2:call1")  # the figure's caption, then the table's headers
     assert caption.msgid.startswith("Ejemplo de campo visual: el destructor rojo")
-    headers = [entry(po, f"rules:§3.2:call2.h{n}").msgid for n in (1, 2, 3, 4)]
+    headers = [entry(po, f"rules:§3.2:call{n}").msgid for n in (2, 3, 4, 5)]
     assert headers == ["Maniobra", "Coste", "Distancia", "Efecto"]
     caption.msgstr = "Exemple de ligne de vue : le destroyer rouge peut viser le sous-marin bleu."
     for e, fr in zip(
-        [entry(po, f"rules:§3.2:call2.h{n}") for n in (1, 2, 3, 4)],
+        [entry(po, f"rules:§3.2:call{n}") for n in (2, 3, 4, 5)],
         ["Manœuvre", "Coût", "Portée", "L'effet"],  # a quote, to be escaped in the call
         strict=True,
     ):
@@ -536,8 +550,8 @@ def test_strings_inside_template_calls_are_offered_and_land_in_place(make_projec
     line = next(x for x in text.split("\n") if "Manœuvre" in x)
     templating.check_syntax(line)  # still a valid template
     again = polib.pofile(str(export(root, "fr", tmp_path / "again.po", game="red-code").fpath))
-    assert entry(again, "rules:§3.2:call2.h4").msgstr == "L'effet"
-    assert entry(again, "rules:§3.3:call1.h1").msgstr == ""  # still the Spanish: not offered
+    assert entry(again, "rules:§3.2:call5").msgstr == "L'effet"
+    assert entry(again, "rules:§3.3:call1").msgstr == ""  # still the Spanish: not offered
 
 
 # ---------------------------------------------------------------- a picture per string
@@ -583,7 +597,8 @@ def test_export_context_writes_a_picture_per_string_with_its_place_outlined(
     names = sorted(p.name for p in out.iterdir())
     assert "components_allied-planes.yaml_data.deflection.png" in names
     assert "game.yaml_data.suits.purple.name.png" in names  # game.yaml data printed on cards
-    assert not any(n.startswith("rules") for n in names)
+    assert "80 rulebook picture(s)" in done.stdout
+    _rulebook_pictures_outline_their_segments(out, polib.pofile(str(tmp_path / "fr.po")))
     # the deflection rule is printed across the bottom of the 10s: its outline is there
     from PIL import Image
 
@@ -598,6 +613,63 @@ def test_export_context_writes_a_picture_per_string_with_its_place_outlined(
     x0, y0, x1, y1 = _red_box(path) or (0, 0, 0, 0)
     w, h = Image.open(path).size
     assert y1 < 0.35 * h and x0 > 0.35 * w, (x0, y0, x1, y1, w, h)
+
+
+def _letters(text: str) -> str:
+    return re.sub(r"[\W\d_]+", "", text).casefold()
+
+
+def _rulebook_pictures_outline_their_segments(out: Path, po: polib.POFile) -> None:
+    """Every rulebook entry has a picture named by its id, with a red outline; the text of the
+    laid-out book inside that outline (pdftotext) is the entry's translation: its first and
+    last letters, and about as many letters as it has (no neighbour inside)."""
+    import json
+
+    from PIL import Image
+
+    index = json.loads((out / "rulebook.fr.json").read_text(encoding="utf-8"))
+    assert index["pdf"] == "rulebook.fr.pdf"
+    rules = [e for e in po if e.msgctxt and e.msgctxt.startswith("rules:")]
+    assert len(rules) == 80
+    for e in rules:
+        info = index["pictures"][e.msgctxt]
+        png = out / info["png"]
+        assert png.name == re.sub(r"[^A-Za-z0-9._-]+", "_", e.msgctxt).strip("_") + ".png"
+        image = Image.open(png).convert("RGB")
+        x0, y0, x1, y1 = info["outline_pt"]
+        scale, top = info["dpi"] / 72, info["crop_pt"][1]
+        corner = (round(x0 * scale) - 4, round((y0 - top) * scale) - 4)
+        r, g, b = image.getpixel(corner)  # type: ignore[misc]
+        assert r > 180 and g < 60 and b < 60, (png.name, corner, (r, g, b))
+        if not shutil.which("pdftotext"):
+            continue
+        where = [str(int(x0) - 1), str(int(y0) - 1), str(int(x1 - x0) + 3), str(int(y1 - y0) + 3)]
+        page = str(info["page"])
+        text = subprocess.run(
+            [
+                "pdftotext",
+                "-f",
+                page,
+                "-l",
+                page,
+                "-x",
+                where[0],
+                "-y",
+                where[1],
+                "-W",
+                where[2],
+                "-H",
+                where[3],
+                str(out / "rulebook.fr.pdf"),
+                "-",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        got, want = _letters(text), _letters(re.sub(r"\{\d+\}|:[a-z_-]+:", " ", e.msgstr))
+        assert want[:12] in got and want[-12:] in got, (e.msgctxt, want, got)
+        assert 0.8 <= len(got) / len(want) <= 1.3, (e.msgctxt, want, got)
 
 
 def test_a_glossary_term_swapped_in_a_spanish_card_text(make_project):

@@ -40,12 +40,15 @@ def _wheel(tmp: Path) -> Path:
         else:
             shutil.copy2(path, src / name)
     dist = tmp / "dist"
-    subprocess.run(
+    built = subprocess.run(
         [*PIP, "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(dist), str(src)],
         check=True,
         capture_output=True,
+        text=True,
         timeout=300,
     )
+    # Every folder of defaults is declared, so setuptools has nothing to warn about.
+    assert "absent from the `packages` configuration" not in built.stdout + built.stderr
     (wheel,) = dist.glob("pnp-*.whl")
     return wheel
 

@@ -134,6 +134,13 @@ def test_korean_fonts_cover_every_hangul_character(dogfight):
     for font in fonts(path):
         assert font_is_embedded(font), font.get("/BaseFont")
         assert "PnP" in str(font["/BaseFont"]), f"fallback font {font['/BaseFont']} in the PDF"
+        if "/DescendantFonts" not in font:
+            # a card face's subset (ReportLab, in a figure): codes 0-255 of its own glyphs,
+            # each one mapped to its character in /ToUnicode (a glyph the subset holds)
+            cmap = font["/ToUnicode"].get_object().get_data().decode("latin-1")
+            for pair in re.finditer(r"<[0-9A-Fa-f]{2}>\s*<([0-9A-Fa-f]{4,8})>", cmap):
+                covered.add(int(pair.group(1), 16))
+            continue
         descendant = font["/DescendantFonts"][0].get_object()
         descriptor = descendant["/FontDescriptor"].get_object()
         program = descriptor["/FontFile2"].get_object().get_data()
@@ -149,6 +156,9 @@ def test_korean_words_are_never_broken(dogfight):
     html = rulebook.rulebook_html(content, "ko", "a4")
     plain = htmllib.unescape(re.sub(r"<[^>]+>", " ", html.split("<body", 1)[1]))
     words = {w for w in plain.split() if HANGUL.search(w)}
+    # the words of the cards' faces in its figures (each face's own PDF, drawn as vectors)
+    for face in (content.project.output / ".pnp-cache" / "rulebook").glob("*.pdf"):
+        words |= {w for t in page_texts(face) for w in t.split() if HANGUL.search(w)}
     broken = []
     for page, text in enumerate(page_texts(path), start=1):
         if is_toc(text):  # leader dots touch the titles
@@ -380,21 +390,22 @@ Las recompensas rojas:
     for value in range(5):
         assert f"red-{value} Descarta {max(value, 1)}" in text
     assert "Reverso" in text and "Ejemplo" in text
-    pngs = sorted(p for p in cache.glob("*.png") if not p.name.startswith("blank-"))
-    assert len(pngs) == 2 + 2 + 11  # cover, two figures, eleven board cells
-    assert result["figures_drawn"] == len(pngs)
+    # one vector PDF per face, whatever sizes it is shown at (the cover shares the board's)
+    faces = sorted(cache.glob("*.pdf"))
+    assert 2 + 11 <= len(faces) <= 2 + 2 + 11  # cover, two figures, eleven board cells
+    assert result["figures_drawn"] == len(faces)
     pdf = pdfium.PdfDocument(str(out))
-    images = sum(
+    forms = sum(
         1
         for i in range(len(pdf))
         for obj in pdf[i].get_objects()
-        if obj.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE
+        if obj.type == pdfium.raw.FPDF_PAGEOBJ_FORM
     )
     pdf.close()
-    assert images >= 15
+    assert forms >= 15  # each face placed as a form, vectors
     again = rulebook.render_rulebook(game, "es", "a4", out, cache_dir=cache)
     assert again["figures_drawn"] == 0  # cached by the hash of each face's inputs
-    assert sorted(p for p in cache.glob("*.png") if not p.name.startswith("blank-")) == pngs
+    assert sorted(cache.glob("*.pdf")) == faces
 
 
 def test_fetcher_refuses_and_render_reports_it(game, tmp_path, monkeypatch):
@@ -564,15 +575,15 @@ def test_red_code_rulebook_prints_its_data(tmp_path):
     for maneuver in content.game.data["maneuvers"]:  # every maneuver, with numbers from its data
         assert localize(maneuver["name"], "es", content.languages) in text
     pdf = pdfium.PdfDocument(str(out))
-    images = [
+    faces = [  # each face placed as a form: vectors, its words text
         o
         for i in range(len(pdf))
-        for o in pdf[i].get_objects(max_depth=5)
-        if o.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE
+        for o in pdf[i].get_objects(max_depth=0)
+        if o.type == pdfium.raw.FPDF_PAGEOBJ_FORM
     ]
     pdf.close()
     layout = content.game.data["board"]["example_layout"]
-    assert len(images) >= sum(len(r) for r in layout) + 2  # the board and the two figures
+    assert len(faces) >= sum(len(r) for r in layout) + 2  # the board and the two figures
     bi = rulebook.render_bilingual(content, "ko", "en", "a4", tmp_path / "ko-en.pdf")
     assert bi["overflows"] == [] and bi["sections"] == result["sections"]
 

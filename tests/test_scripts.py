@@ -324,28 +324,40 @@ def test_a_po_locale_names_the_games_language():
     assert languages.get("pt-BR").code == "pt-BR"
 
 
-# ---------------------------------------------------------------- scripts pnp cannot print yet
+# ---------------------------------------------------------------- scripts pnp cannot print
 
 
-def test_chinese_and_arabic_are_refused_naming_why_before_anything_is_written(
+def test_a_script_marked_unsupported_is_refused_naming_why_before_anything_is_written(
     make_project, tmp_path
 ):
-    """A Chinese draft (`pnp i18n add`) and an Arabic language in game.yaml: one clear message
-    naming why (the face, the script), and nothing written (no PO file, no game.yaml change, no
-    PDF)."""
+    """A script scripts.yaml marks `supported: false` (here a project's own copy marking Arabic
+    so): `pnp i18n add` and a language in game.yaml are refused with one clear message naming
+    the script and the reason, and nothing is written (no PO file, no game.yaml change, no
+    PDF). Chinese, Arabic and Hebrew themselves print (the tests below)."""
     root = make_project(games=("dogfight",))
+    own = root / "templates/languages/scripts.yaml"
+    own.parent.mkdir(parents=True, exist_ok=True)
+    bundled = (ROOT / "templates/languages/scripts.yaml").read_text(encoding="utf-8")
+    own.write_text(
+        bundled.replace(
+            "  direction: rtl\n  shaping: true\n  font: arabic\n",
+            "  supported: false\n  reason: no face for it in this project\n  font: arabic\n",
+        ),
+        encoding="utf-8",
+    )
+    assert own.read_text(encoding="utf-8") != bundled
     game = root / "content/dogfight/game.yaml"
     before = game.read_text(encoding="utf-8")
-    added = run_pnp(root, "i18n", "add", "dogfight", "zh-Hant", "-o", str(tmp_path / "zh.po"))
+    added = run_pnp(root, "i18n", "add", "dogfight", "ar", "-o", str(tmp_path / "ar.po"))
     assert added.returncode == 2
-    assert "language 'zh-Hant' (中文) cannot be printed yet: the bundled CJK face" in added.stderr
+    assert "language 'ar' (العربية) is written in the arabic script" in added.stderr
+    assert "no face for it in this project" in added.stderr
     assert "a bug in pnp" not in added.stderr
-    assert not (tmp_path / "zh.po").exists() and game.read_text(encoding="utf-8") == before
+    assert not (tmp_path / "ar.po").exists() and game.read_text(encoding="utf-8") == before
     game.write_text(before.replace("languages: [es, ", "languages: [es, ar, "), encoding="utf-8")
     printed = run_pnp(root, "print", "dogfight", "--export", "sheets")
     assert printed.returncode == 2
     assert "language 'ar' (العربية) is written in the arabic script" in printed.stderr
-    assert "right to left" in printed.stderr
     assert not (root / "output").exists() or not list((root / "output").rglob("*.pdf"))
 
 
@@ -473,3 +485,177 @@ def test_a_designers_fonts_yaml_comes_first_and_the_scripts_faces_still_fall_bac
     names = _pdf_fonts(out)
     assert any(n.startswith("PnPGothic") for n in names)
     assert any(n.startswith("PnPSans") for n in names), names
+
+
+# ---------------------------------------------------------------- Chinese, Arabic, Hebrew drafts
+
+DRAFTS = {
+    "zh-Hans": {
+        "suits": ["红", "蓝", "绿", "黄", "紫"],
+        "deck": "盟军飞机",
+        "name": "盟军飞机",
+        "deflection": "**偏转射击：**手牌多于4张的玩家弃牌，直到手中只剩下4张为止。"
+        "其余的牌仍留在手中。",
+    },
+    "zh-Hant": {
+        "suits": ["紅", "藍", "綠", "黃", "紫"],
+        "deck": "盟軍飛機",
+        "name": "盟軍飛機",
+        "deflection": "**偏轉射擊：**手牌多於4張的玩家棄牌，直到手中只剩下4張為止。"
+        "其餘的牌仍留在手中。",
+    },
+    "ar": {
+        "suits": ["أحمر", "أزرق", "أخضر", "أصفر", "بنفسجي"],
+        "deck": "طائرات الحلفاء",
+        "name": "طائرة حليفة",
+        "deflection": "**الانحراف:** من في يده أكثر من 4 أوراق يرمي الزائد حتى تبقى معه 4.",
+    },
+    "he": {
+        "suits": ["אדום", "כחול", "ירוק", "צהוב", "סגול"],
+        "deck": "מטוסי בעלות הברית",
+        "name": "מטוס בעלות הברית",
+        "deflection": "**הסטה:** מי שיש לו ביד יותר מ-4 קלפים משליך קלפים עד שנשארים לו 4.",
+    },
+}
+
+
+def _draft(root: Path, lang: str) -> None:
+    """Dogfight with a draft language `lang`: the suit names, the allied deck and plane names
+    and the 10s' deflection text translated (DRAFTS), everything else falling back."""
+    words = DRAFTS[lang]
+    game = root / "content/dogfight/game.yaml"
+    text = game.read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^(languages: \[.*)\]$", rf"\1, {{{lang}: draft}}]", text)
+    for es, word in zip(
+        ["Rojo", "Azul", "Verde", "Amarillo", "Morado"], words["suits"], strict=True
+    ):
+        text = text.replace(f"name: {{es: {es},", f"name: {{{lang}: {word}, es: {es},")
+    game.write_text(text, encoding="utf-8")
+    planes = root / "content/dogfight/components/allied-planes.yaml"
+    text = planes.read_text(encoding="utf-8")
+    text = text.replace("  deck: {es: Aviones", f"  deck: {{{lang}: {words['deck']}, es: Aviones")
+    text = text.replace(
+        "name: {es: Avión aliado,", f"name: {{{lang}: {words['name']}, es: Avión aliado,"
+    )
+    text = text.replace(
+        '    es: "**Deflexión',
+        f'    {lang}: {json.dumps(words["deflection"])}\n    es: "**Deflexión',
+    )
+    planes.write_text(text, encoding="utf-8")
+
+
+def _render_draft(make_project, tmp_path: Path, lang: str, card: str = "red-10") -> Path:
+    root = make_project(games=("dogfight",))
+    _draft(root, lang)
+    out = tmp_path / f"{lang}-{card}.pdf"
+    done = run_pnp(
+        root, "render", "dogfight", "allied-planes", card, "--lang", lang, "-o", str(out)
+    )
+    assert done.returncode == 0 and "0 finding(s)" in done.stdout, done.stdout + done.stderr
+    return out
+
+
+def _chars(pdf_path: Path, first: str | None = None) -> list[tuple[str, float, float, float]]:
+    """Every character pdfium reads on page 1: (char, left, right, middle height) in pt."""
+    pdf = pdfium.PdfDocument(str(pdf_path))
+    try:
+        text = pdf[0].get_textpage()
+        out = []
+        for i in range(text.count_chars()):
+            char = text.get_text_range(i, 1)
+            left, bottom, right, top = text.get_charbox(i)
+            out.append((char, left, right, (bottom + top) / 2))
+    finally:
+        pdf.close()
+    return out
+
+
+def _inside_card(pdf_path: Path, lefts_rights: list[tuple[float, float]]) -> bool:
+    pdf = pdfium.PdfDocument(str(pdf_path))
+    page_w = pdf[0].get_width()
+    pdf.close()
+    width, safe = 63 * 72 / 25.4, 3 * 72 / 25.4  # a poker card, and 3 mm inside its trim
+    inset = (page_w - width) / 2
+    return all(inset + safe < a and b < inset + width - safe for a, b in lefts_rights)
+
+
+@pytest.mark.parametrize("lang,face", [("zh-Hans", "PnPSansSC"), ("zh-Hant", "PnPSansTC")])
+def test_a_chinese_card_text_wraps_between_characters_in_its_own_face(
+    make_project, tmp_path, lang, face
+):
+    """Chinese drafts of Dogfight's 10: zh-Hans prints from PnP Sans SC and zh-Hant from PnP
+    Sans TC (the embedded fonts say so, and neither uses the Japanese face), the text wraps
+    between characters inside the card's text box, no line starts with ，or 。"""
+    out = _render_draft(make_project, tmp_path, lang)
+    embedded = _pdf_fonts(out)
+    assert any(n.startswith(face) for n in embedded), embedded
+    assert not any(n.startswith("PnPSansJP") for n in embedded), embedded
+    text = DRAFTS[lang]["deflection"].replace("**", "")
+    lines = _lines_of(out, text[:4], text[-4:])
+    assert len(lines) >= 2, lines  # no spaces: it wraps between characters
+    assert "".join(t for t, _, _ in lines) == text
+    assert all(line[0] not in "，。：" for line, _, _ in lines[1:]), lines
+    assert _inside_card(out, [(a, b) for _, a, b in lines]), lines
+
+
+def test_chinese_tags_pick_their_face():
+    from generator.load import languages
+
+    for tag in ("zh", "zh-Hans", "zh-CN"):
+        assert languages.script_font(tag) == "sc", tag
+    for tag in ("zh-Hant", "zh-TW", "zh-HK", "zh-Hant-TW"):
+        assert languages.script_font(tag) == "tc", tag
+        assert languages.get(tag).label("contents") == "目錄"
+    assert languages.get("zh-CN").label("contents") == "目录"
+    assert all(languages.refusal(t) is None for t in ("zh", "zh-Hant", "ar", "he"))
+
+
+def test_arabic_letters_are_shaped_into_their_joined_forms():
+    """HarfBuzz shaping: "الانحراف" in PnP Sans Arabic is other glyphs than its letters set
+    one by one (initial, medial, final forms), lam-alef is one ligature glyph, and the shaped
+    width is what wrapping measures."""
+    from generator.render import shaping
+    from generator.render.fonts import fontbook
+
+    face = fontbook(ROOT / "templates" / "fonts").face("arabic")
+    word = "الانحراف"
+    joined = shaping.glyphs(face.name, word, True)
+    alone = [shaping.glyphs(face.name, c, True)[0].char for c in word]
+    assert len(joined) == len(word) - 1  # lam-alef: one ligature glyph
+    assert len({g.char for g in joined} - set(alone)) >= 4, (joined, alone)
+    assert face.width(word, 1.0) == pytest.approx(sum(g.advance for g in joined))
+    assert face.width(word, 1.0) != pytest.approx(sum(face.width(c, 1.0) for c in word))
+
+
+@pytest.mark.parametrize(
+    "lang,face,first", [("ar", "PnPSansArabic", "ا"), ("he", "PnPSansHebrew", "ה")]
+)
+def test_right_to_left_card_text_reads_right_to_left_and_wraps_in_its_box(
+    make_project, tmp_path, lang, face, first
+):
+    """Arabic and Hebrew drafts of Dogfight's 10: the deflection text prints from the script's
+    face, its first letter is the rightmost glyph of its first line (right to left), the number
+    4 inside stays a digit, the text wraps over two lines or more and every line stays inside
+    the card."""
+    out = _render_draft(make_project, tmp_path, lang)
+    assert any(n.startswith(face) for n in _pdf_fonts(out)), _pdf_fonts(out)
+    script = re.compile("[\u0590-\u06ff\ufb1d-\ufeff]")
+    chars = sorted((c for c in _chars(out) if script.match(c[0])), key=lambda c: -c[3])
+    lines: list[list[tuple[str, float, float, float]]] = []
+    for c in chars:  # a line: characters whose middles are within 4 pt of its first one
+        if not lines or lines[-1][0][3] - c[3] > 4:
+            lines.append([])
+        lines[-1].append(c)
+    deflection = lines[2:]  # under the deck name and the suit
+    assert len(deflection) >= 2, lines
+    rightmost = max(deflection[0], key=lambda c: c[2])
+    assert unicodedata_nfkc(rightmost[0])[0] == first, deflection[0]
+    low, high = deflection[-1][0][3] - 4, deflection[0][0][3] + 4
+    assert any(ch == "4" and low < mid < high for ch, _, _, mid in _chars(out))
+    assert _inside_card(out, [(min(c[1] for c in r), max(c[2] for c in r)) for r in deflection])
+
+
+def unicodedata_nfkc(text: str) -> str:
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", text)

@@ -410,7 +410,8 @@ def test_a_rulebook_figure_of_a_round_token_is_clipped_to_its_circle(demo, tmp_p
     root, _ = demo
     content = load_game(Project(root), "demo")
     coins = content.component("coins")
-    picture = FaceCache(content, "en", tmp_path).face(coins, coins.items[0], "front", 20 * MM)
+    faces = FaceCache(content, "en", tmp_path, raster=True)  # the preview's pictures
+    picture = faces.face(coins, coins.items[0], "front", 20 * MM)
     assert picture.shaped
     image = Image.open(picture.path)
     w, h = image.size

@@ -1094,14 +1094,13 @@ def test_big_art_edited_keeping_size_and_mtime_is_redrawn(tmp_path, monkeypatch)
 PY_C = [sys.executable, "-c"]
 _CTRL_C_AT_SYNC = """
 import os, signal, sys, tempfile
-import generator.fsio as fsio
-real = tempfile.mkstemp
-def mkstemp(*args, **kw):
-    fd, name = real(*args, **kw)
-    if "i18n-sync" in name:
+real = os.open
+def opened(path, *args, **kw):
+    fd = real(path, *args, **kw)
+    if "i18n-sync" in str(path) and ".pnp-" in str(path):
         os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C as the last file is being written
-    return fd, name
-fsio.tempfile = type("T", (), {"mkstemp": staticmethod(mkstemp)})
+    return fd
+os.open = opened
 from generator.commands.cli import main
 sys.exit(main(sys.argv[1:]))
 """

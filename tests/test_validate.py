@@ -349,7 +349,7 @@ def test_mutation_edited_source_section_is_stale_until_synced(red):
     # a file of the section-digest format: the changed section's segments are stale together
     status = run_pnp(red, "i18n", "status")
     assert "ko: 33/33 translated, 31 reviewed, 2 stale, 0 never reviewed" in status.stdout
-    assert "stale: rules:§4.1:p1" in status.stdout
+    assert "stale: rules:§4.1:p-" in status.stdout
     refused = run_pnp(red, "i18n", "sync", "red-code")
     assert refused.returncode == 2 and "--lang L, --section N or --all" in refused.stderr
     synced = run_pnp(
@@ -359,7 +359,7 @@ def test_mutation_edited_source_section_is_stale_until_synced(red):
     # the file is now per segment, and what the old format counted as reviewed (the card
     # strings it never tracked, the sections in sync) is still reviewed
     text = (red / RC / "rules/i18n-sync.yaml").read_text()
-    assert "format: segments" in text
+    assert "format: stable" in text
     assert findings(red, "red-code") == []
     status = run_pnp(red, "i18n", "status")
     assert "ko: 33/33 translated, 33 reviewed, 0 stale, 0 never reviewed" in status.stdout
@@ -373,7 +373,7 @@ def test_i18n_sync_tracks_new_translations(red):
     run_pnp(red, "i18n", "sync", "--all", check=True)
     assert findings(red, "red-code") == []
     text = (red / RC / "rules/i18n-sync.yaml").read_text()
-    assert "source: es" in text and "format: segments" in text and "rules:§3.2:li1:" in text
+    assert "source: es" in text and "format: stable" in text and "rules:§3.2:li-" in text
 
 
 def test_mutation_invariant_fails_naming_both_sides(red):

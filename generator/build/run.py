@@ -79,7 +79,7 @@ class Target:
     langs: tuple[str, ...] = ()  # a bilingual edition's two languages
     members: tuple[str, ...] = ()  # components a job reads (shared sheets)
     paths: tuple[str, ...] = ()  # every file an export writes (default: just `path`)
-    spec: Any = None  # the ExportSpec of an export target
+    spec: Any = None  # the options of an export target (load/export_options.py)
     job: Any = None  # the exporter's Job of an export target, as planned (run as it is)
 
     @property
@@ -146,7 +146,7 @@ def _chosen_exports(settings, names: list[str]) -> list:
     # Deferred for start-up time: a no-op `pnp print` (the kit stamp) imports this module for its
     # lock and options only, without pydantic and the content model (about 120 modules).
     from generator import exports
-    from generator.load.model import ExportSpec
+    from generator.load import export_options
 
     own = exports.effective(settings)
     chosen = []
@@ -157,9 +157,7 @@ def _chosen_exports(settings, names: list[str]) -> list:
                 code="usage",
                 hint="formats: " + ", ".join(exports.FORMATS),
             )
-        chosen += [s for s in own if s.format == name] or [
-            ExportSpec.model_validate({"format": name})
-        ]
+        chosen += [s for s in own if s.format == name] or [export_options.spec(name)]
     return chosen
 
 
@@ -315,13 +313,10 @@ def run_timed(root: str, target: Target, options: Options) -> dict:
     expired: list[bool] = []
 
     def expire(signum, frame):
-        if expired and os.getpid() != _MAIN_PID:
-            os.write(
-                2, f"pnp: error: {target.path}: over the {limit:g} s limit; stopped\n".encode()
-            )
-            os._exit(124)
+        if expired:  # the first stop was swallowed: end this process, saying why once
+            _end_overtime(root, target, limit)
         expired.append(True)
-        signal.setitimer(signal.ITIMER_REAL, 5)
+        signal.setitimer(signal.ITIMER_REAL, OVERTIME_GRACE)
         raise _Overtime()
 
     previous = signal.signal(signal.SIGALRM, expire)
@@ -331,15 +326,53 @@ def run_timed(root: str, target: Target, options: Options) -> dict:
     except OSError as exc:  # a full disk, a read-only output folder: name the path
         raise write_error(exc, Path(root) / target.path) from None
     except _Overtime:
-        raise ContentError(
-            f"building this took over the {limit:g} s limit for one target; stopped",
-            target.path,
-            code="limit",
-            hint="something in its content is runaway (huge text, art or repeat)",
-        ) from None
+        raise _overtime_error(target.path, limit) from None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+OVERTIME_GRACE = 5.0  # seconds a target gets to unwind after its stop before its process ends
+_OVERTIME_NOTES: str | None = None  # in a pool worker: the folder where it names its overtime
+
+
+def _overtime_error(path: str, limit: float) -> ContentError:
+    return ContentError(
+        f"building this took over the {limit:g} s limit for one target; stopped",
+        path,
+        code="limit",
+        hint="something in its content is runaway (huge text, art or repeat)",
+    )
+
+
+def _end_overtime(root: str, target: Target, limit: float) -> None:
+    """The stop was swallowed (WeasyPrint catches BaseException while drawing SVG): end the
+    process now. A pool worker leaves a note naming its target for the main process, which
+    reports it (the pool sees only a worker that died). The main process (`-j 1`) removes the
+    target's temporary files, says the one error line itself and exits 2."""
+    if os.getpid() != _MAIN_PID and _OVERTIME_NOTES is not None:
+        with contextlib.suppress(OSError):
+            note = Path(_OVERTIME_NOTES) / f"{os.getpid()}.json"
+            note.write_text(json.dumps({"path": target.path, "limit": limit}))
+        os._exit(124)
+    with contextlib.suppress(Exception):
+        fsio.sweep_temporaries(Path(root) / "output" / target.game)
+    line = f"pnp: error: {_overtime_error(target.path, limit).format(Path(root))}\n"
+    with contextlib.suppress(OSError):
+        os.write(2, line.encode())
+    os._exit(EXIT_OVERTIME)
+
+
+EXIT_OVERTIME = 2  # what a ContentError exits with (cli.EXIT_CANNOT_RUN)
+
+
+def _overtime_noted(notes: str) -> ContentError | None:
+    """The error a pool worker noted before ending itself over the time limit, if one did."""
+    for note in sorted(Path(notes).glob("*.json")):
+        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+            data = json.loads(note.read_text())
+            return _overtime_error(str(data["path"]), float(data["limit"]))
+    return None
 
 
 def run_target(root: str, target: Target, options: Options) -> dict:
@@ -522,9 +555,11 @@ def build_lock(project: Project):
         os.close(fd)
 
 
-def _worker_init(parent: int) -> None:
-    """Runs first in every pool worker (forked from the main process `parent`)."""
-    global _LOCK_FD
+def _worker_init(parent: int, notes: str | None = None) -> None:
+    """Runs first in every pool worker (forked from the main process `parent`); `notes` is the
+    folder where a worker names the target it was ended for (the time limit)."""
+    global _LOCK_FD, _OVERTIME_NOTES
+    _OVERTIME_NOTES = notes
     if _LOCK_FD is not None:  # the lock is the main process's; our inherited copy must not keep it
         os.close(_LOCK_FD)
         _LOCK_FD = None
@@ -709,14 +744,16 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
             done(t, run_timed(str(project.root), t, options))
     else:
         import multiprocessing  # only a parallel build needs them
+        import tempfile  # only a parallel build needs it: a worker's note of its time limit
         from concurrent.futures import ProcessPoolExecutor, as_completed
         from concurrent.futures.process import BrokenProcessPool
 
+        notes = tempfile.mkdtemp(prefix="pnp-overtime-")
         pool = ProcessPoolExecutor(
             max_workers=min(jobs, len(todo)),
             mp_context=multiprocessing.get_context("fork"),
             initializer=_worker_init,
-            initargs=(os.getpid(),),
+            initargs=(os.getpid(), notes),
         )
         try:
             futures = {pool.submit(run_timed, str(project.root), t, options): t for t in todo}
@@ -727,7 +764,7 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
                 except ContentError as exc:
                     failures.append(exc.format())
                 except BrokenProcessPool:
-                    raise ContentError(
+                    raise _overtime_noted(notes) or ContentError(
                         "a build worker died (out of memory, or killed)",
                         project.root / t.path,
                         code="build-failed",
@@ -737,6 +774,10 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
             # Ctrl-C or a failure: cancel the queue and stop the workers now, not after the queue.
             _stop(pool)
             raise
+        finally:
+            for note in Path(notes).iterdir():
+                note.unlink(missing_ok=True)
+            os.rmdir(notes)
         pool.shutdown(wait=True)
     if failures:
         raise ContentError(failures[0], code="build-failed")

@@ -194,7 +194,8 @@ def collapse(findings: list[Finding]) -> list[Finding]:
             items = sorted({f.item for f in group if f.item})
             langs = sorted({f.lang for f in group if f.lang})
             shown = ", ".join(items[:4]) + (", ..." if len(items) > 4 else "")
-            first.message += f" ({len(items)} items: {shown}; {'/'.join(langs)})" if items else ""
+            noun = "item" if len(items) == 1 else "items"
+            first.message += f" ({len(items)} {noun}: {shown}; {'/'.join(langs)})" if items else ""
             first.line = min((f.line for f in group if f.line), default=first.line)
         out.append(first)
     return out
@@ -256,7 +257,8 @@ def check_faces(content: GameContent, lang: str) -> list[Finding]:
 def _in_sheet(exc: ContentError, item, lang: str) -> None:
     """A missing translation in a spreadsheet's row is a cell to fill, not a YAML key to add."""
 
-    if exc.code == "missing-language" and item.file.suffix.lower() in SUFFIXES:
+    named = (exc.hint or "").startswith("fill this row's")  # the cell, named where it was met
+    if exc.code == "missing-language" and item.file.suffix.lower() in SUFFIXES and not named:
         exc.hint = f"fill this row's cell in the field's '.{lang}' column (add the column if none)"
 
 
@@ -300,7 +302,13 @@ def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> li
     """Names printed on sheet labels (game title, component names) need glyphs too."""
     face = renderer.fonts.label(lang)
     texts: list[tuple[str, Any, int | None, str | None, Any]] = [
-        ("title", content.dir / "game.yaml", None, None, content.game.title)
+        (
+            "title",
+            content.dir / "game.yaml",
+            content.game_lines.get("title"),
+            None,
+            content.game.title,
+        )
     ]
     texts += [
         ("name", c.file, c.line_of.get("name"), c.id, c.model.name) for c in content.components

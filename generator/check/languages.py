@@ -23,7 +23,7 @@ from generator.load.content import GameContent
 from generator.load.layouts import game_store
 
 _CODE = re.compile(r"^[a-z]{2,3}(-[a-z]{2})?\Z")
-_ISO = re.compile(r"^[a-z]{2}\Z")
+_ISO = re.compile(r"^[a-z]{2}(?:-[A-Z][a-z]{3})?(?:-[A-Z]{2})?\Z")  # a language tag: es, pt-BR
 
 
 def check(content: GameContent) -> list[Finding]:

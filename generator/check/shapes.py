@@ -15,6 +15,7 @@ from generator.render.boxes.base import Frame, bounds, multiply
 from generator.render.boxes.text import extent, fit_text
 from generator.render.boxes.walk import walk
 from generator.render.engine import FaceRenderer
+from generator.render.shaping import is_rtl as rtl_language
 from generator.units import MM
 
 
@@ -47,7 +48,7 @@ def check_shapes(content: GameContent, renderer: FaceRenderer) -> list[Finding]:
                 try:
                     if draws == "text":
                         fitted, faces = fit_text(renderer, box, placed.rect, placed.ctx)
-                        ink = extent(fitted, faces, box, placed.rect)
+                        ink = extent(fitted, faces, box, placed.rect, rtl_language(renderer.lang))
                         if ink is None:
                             continue
                         r = bounds(multiply(frame.to_face, placed.transform), ink)

@@ -789,6 +789,9 @@ def main(argv=None) -> int:
         project = Project(args.root.resolve()) if args.root else find_project()
         root = project.root
         fsio.check_output_tree(project.root)  # a symlink there would send writes elsewhere
+        finished = fsio.recover(project.root)  # files written together, cut short last time
+        if finished:
+            print(finished, file=sys.stderr)
 
         command = {
             "print": cmd_print,

@@ -9,7 +9,7 @@ from pathlib import Path
 import yaml
 
 from generator.check.segments import pair
-from generator.commands.i18n_context import write_pictures
+from generator.commands.i18n_context import write_pictures, write_rule_pictures
 from generator.errors import ContentError, Finding
 from generator.fsio import output_path
 from generator.fsio import write_bytes as atomic_write
@@ -241,13 +241,18 @@ def export(project, args, load) -> int:
     print(f"{content.id}: {len(catalogue)} entries ({empty} untranslated, {fuzzy} fuzzy) -> {out}")
     context = getattr(args, "context", None)
     if context is not None:
-        pictures = write_pictures(
-            content, lang or source_language(content), all_segments(content), context
-        )
+        segments = all_segments(content)
+        pictures = write_pictures(content, lang or source_language(content), segments, context)
         drawn = [p for p in pictures if p.path is not None]
         print(
             f"  {len(drawn)} picture(s) -> {context} ({len(pictures) - len(drawn)} string(s) "
-            "print on no face; rulebook segments have no picture yet)"
+            "print on no face)"
+        )
+        blocks = write_rule_pictures(content, lang or source_language(content), segments, context)
+        shown = [p for p in blocks if p.path is not None]
+        print(
+            f"  {len(shown)} rulebook picture(s) -> {context} ({len(blocks) - len(shown)} "
+            "segment(s) inside a template call have none)"
         )
     return EXIT_OK
 

@@ -7,13 +7,18 @@ is and once with that one string replaced, in a copy of the game; the pixels tha
 where the string lands. The face is drawn in the target language when the string has a
 translation there, else in the source language.
 
-Strings that print on no face (game.yaml's title, rulebook segments) get no picture; the
-export says how many.
+Strings that print on no face (game.yaml's title) get no picture; the export says how many.
+
+Each rulebook segment gets a picture of the page region where its block lands in the rulebook
+(write_rule_pictures): the book is laid out once with each block marked by its line in the
+rules file (`data-line`), WeasyPrint's boxes say where each landed, and the page is rasterised
+and cropped around the block, outlined in red.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import re
 import shutil
 import tempfile
@@ -28,6 +33,8 @@ from generator.i18n.po import Edit, _yaml_edits
 from generator.i18n.segments import Segment
 from generator.load.content import ComponentSpec, GameContent, load_game
 from generator.load.project import Project
+from generator.load.rules_source import rules_files
+from generator.load.sizes import papers
 from generator.load.yamlload import read_text
 
 DPI = 100
@@ -133,4 +140,97 @@ def write_pictures(
             image.save(buffer, format="PNG")
             write_bytes(path, buffer.getvalue())
             pictures.append(Picture(seg.ctx, path, face))
+    return pictures
+
+
+# ---------------------------------------------------------------- rulebook blocks
+
+MARGIN_MM = 18  # the page shown above and below a block, for its surroundings
+RULE_KINDS = ("title", "heading", "paragraph", "item", "cell")
+
+
+def _block_key(seg: Segment, place) -> str | None:
+    """The key segment_boxes() gives the block of `place`."""
+    if seg.kind == "title":
+        return "title"
+    if seg.kind == "heading":
+        return f"§{seg.section}"
+    if seg.kind == "cell" and place.cell is not None:
+        return f"{place.cell[0]}:{place.cell[1]}"
+    if seg.kind in ("paragraph", "item"):
+        return str(place.line)
+    return None  # a string inside a template call: no block of its own
+
+
+def write_rule_pictures(
+    content: GameContent, lang: str, segments: list[Segment], out_dir: Path
+) -> list[Picture]:
+    """One PNG per rulebook segment of `segments` in `out_dir`: the part of the page where its
+    block lands in the `lang` rulebook (the source's, when `lang` has no rulebook yet), the
+    block outlined in red. Next to them, `rulebook.LANG.pdf` is the book they come from and
+    `rulebook.LANG.json` gives each picture's page and outline (PDF points from the page's top
+    left) and its crop, so a tool can find the block again."""
+    import pypdfium2 as pdfium  # a rasteriser: only when pictures are asked for
+    from PIL import ImageDraw  # likewise
+
+    # start-up: the rulebook builder (WeasyPrint layout) loads only when pictures are asked for
+    from generator.rulebook.book import segment_boxes
+
+    rules = [s for s in segments if s.ctx.startswith("rules:")]
+    if not rules:
+        return []
+    source = content.languages[0]
+    draw_lang = lang if lang in rules_files(content.dir) else source
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paper = papers(None, content.game.rulebook.papers, content.game.print.papers)[0]
+    pdf_path = out_dir / f"rulebook.{draw_lang}.pdf"
+    boxes = segment_boxes(content, draw_lang, paper, pdf_path)
+    pdf = pdfium.PdfDocument(str(pdf_path))
+    pages: dict[int, Any] = {}
+    index: dict[str, dict] = {}
+    pictures: list[Picture] = []
+    scale = DPI / 72
+    try:
+        for seg in rules:
+            place = seg.source if draw_lang == source else seg.places.get(draw_lang)
+            key = _block_key(seg, place) if place is not None else None
+            if key is None or key not in boxes:
+                pictures.append(Picture(seg.ctx, None))
+                continue
+            number, (x0, y0, x1, y1) = boxes[key]
+            if number not in pages:
+                pages[number] = pdf[number].render(scale=scale).to_pil().convert("RGB")
+            page = pages[number]
+            margin = MARGIN_MM / 25.4 * 72
+            top = max(0.0, y0 - margin)
+            bottom = min(page.height / scale, y1 + margin)
+            image = page.crop((0, round(top * scale), page.width, round(bottom * scale)))
+            draw = ImageDraw.Draw(image)
+            box = [
+                round(x0 * scale),
+                round((y0 - top) * scale),
+                round(x1 * scale),
+                round((y1 - top) * scale),
+            ]
+            for k in range(3):  # a 3-pixel red outline around the block
+                draw.rectangle(
+                    (box[0] - 3 - k, box[1] - 3 - k, box[2] + 3 + k, box[3] + 3 + k),
+                    outline=(220, 0, 0),
+                )
+            path = out_dir / file_name(seg.ctx)
+            buffer = io.BytesIO()
+            image.save(buffer, format="PNG")
+            write_bytes(path, buffer.getvalue())
+            pictures.append(Picture(seg.ctx, path, f"rulebook {draw_lang} page {number + 1}"))
+            index[seg.ctx] = {
+                "png": path.name,
+                "page": number + 1,
+                "outline_pt": [round(v, 2) for v in (x0, y0, x1, y1)],
+                "crop_pt": [0, round(top, 2), round(page.width / scale, 2), round(bottom, 2)],
+                "dpi": DPI,
+            }
+    finally:
+        pdf.close()
+    data = {"pdf": pdf_path.name, "lang": draw_lang, "pictures": index}
+    write_bytes(out_dir / f"rulebook.{draw_lang}.json", json.dumps(data, indent=1).encode())
     return pictures

@@ -102,7 +102,7 @@ def collect(content: GameContent, findings: list[Finding], folder: Path) -> dict
     views: dict[str, list[tuple[ComponentSpec, list[FaceView]]]] = {}
     used: set[str] = set()
     for lang in content.languages:
-        cache = FaceCache(content, lang, faces_dir, world)
+        cache = FaceCache(content, lang, faces_dir, world, raster=True)
         per_comp = []
         for comp in content.components:
             faces: list[FaceView] = []
@@ -128,7 +128,9 @@ def collect(content: GameContent, findings: list[Finding], folder: Path) -> dict
                         pic = cache.placeholder(comp, width_pt)
                         if not any(f.severity == "error" for f in found):
                             found = [*found, _face_error(content, exc, comp, owner, lang)]
-                    used.add(pic.path.name)
+                    used.update(
+                        f.name for f in (pic.path, pic.pdf, pic.placeholder) if f is not None
+                    )
                     faces.append(
                         FaceView(
                             comp.id,
@@ -145,9 +147,10 @@ def collect(content: GameContent, findings: list[Finding], folder: Path) -> dict
         views[lang] = per_comp
     # Pictures no face uses any more (an edited card's old picture) are removed.
     if faces_dir.is_dir():
-        for old in faces_dir.glob("*.png"):
-            if old.name not in used:
-                old.unlink(missing_ok=True)
+        for pattern in ("*.png", "*.pdf", "*.svg"):  # a face's picture, its vector form
+            for old in faces_dir.glob(pattern):
+                if old.name not in used:
+                    old.unlink(missing_ok=True)
     return views
 
 

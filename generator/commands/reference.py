@@ -1,8 +1,8 @@
 """docs/reference.md, written from the content models themselves, so the reference cannot rot.
 
-Every content file's keys (game.yaml, components, manifest, layouts and every box kind, and
-the glossary, accepted and i18n-sync files where their models exist) with type, units and
-default, and each field's own description.
+Every content file's keys (game.yaml and every export format's options, components, manifest,
+layouts and every box kind, and the glossary, accepted and i18n-sync files where their models
+exist) with type, units and default, and each field's own description.
 `python -m generator.commands.reference > docs/reference.md` rewrites it; a test fails when
 the file and the models disagree.
 """
@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
+from generator.load.export_options import OPTIONS
 from generator.render.boxes import ORDER
 from generator.units import MM, Length
 
@@ -138,6 +139,18 @@ def box_kinds(lines: list[str], seen: set[str]) -> None:
         model_table(kind.model, lines, seen, "###")
 
 
+def export_formats(lines: list[str], seen: set[str]) -> None:
+    lines += ["## Export formats", ""]
+    lines += [
+        "`print.exports` lists a format's bare name or `{format: NAME, ...}` with that format's "
+        "own keys, below (load/export_options.py).",
+        "",
+    ]
+    for model in OPTIONS.values():
+        seen.discard(model.__name__)
+        model_table(model, lines, seen, "###")
+
+
 INTRO = """# pnp reference
 
 This file is written from pnp's content models (`python -m generator.commands.reference >
@@ -155,13 +168,16 @@ one.
 
 def reference() -> str:
     lines = [INTRO]
-    seen: set[str] = set()
+    # each export format's options get their own section after game.yaml, not its nested tables
+    seen: set[str] = {model.__name__ for model in OPTIONS.values()}
     for title, where, spec in DOCUMENTS:
         cls = _load(spec)
         if cls is None:
             continue
         lines += [f"## {title}", "", f"Where: `{where}`.", ""]
         model_table(cls, lines, seen, "###")
+        if title == "game.yaml":
+            export_formats(lines, seen)
         if title == "Layouts":
             box_kinds(lines, seen)
     return "\n".join(lines).rstrip() + "\n"

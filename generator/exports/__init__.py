@@ -3,8 +3,9 @@
 The build asks each selected exporter which files it will write for a game and language
 (`plan`), schedules those jobs, and has the exporter write them (`write`). To add a format,
 write a module with a class that has `name`, `plan` and `write` (see base.py) and add it to
-FORMATS below and its name to the content model's EXPORT_FORMATS (load/model.py; the two
-must agree, which importing this package checks).
+FORMATS below, and its options model (its own keys) to OPTIONS in load/export_options.py,
+where the loader validates content; the two must name the same formats, which importing this
+package checks.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from typing import TYPE_CHECKING
 from generator.errors import ContentError, Finding
 from generator.exports import presets
 from generator.exports.base import ExportContext, Exporter, Job, Outputs
-from generator.load.model import EXPORT_FORMATS, ExportSpec
+from generator.load.export_options import EXPORT_FORMATS, ExportOptions, bare
 
 if TYPE_CHECKING:
     from generator.load.content import GameContent
-    from generator.load.model import ExportSpec, PrintSettings
+    from generator.load.model import PrintSettings
 
 # format name -> "module:Class"; modules are imported only when their format is used.
 FORMATS: dict[str, str] = {
@@ -33,7 +34,7 @@ FORMATS: dict[str, str] = {
 
 if tuple(FORMATS) != EXPORT_FORMATS:  # a format added to one list and not the other
     raise RuntimeError(
-        f"generator/exports FORMATS {tuple(FORMATS)} and the content model's EXPORT_FORMATS "
+        f"generator/exports FORMATS {tuple(FORMATS)} and load/export_options OPTIONS "
         f"{EXPORT_FORMATS} must name the same formats in the same order"
     )
 
@@ -45,25 +46,24 @@ def exporter(name: str) -> Exporter:
     return getattr(importlib.import_module(module), cls)()
 
 
-def effective(settings: PrintSettings) -> list[ExportSpec]:
+def effective(settings: PrintSettings) -> list[ExportOptions]:
     """A print block's exports; without `exports:`, what older content meant: sheets, plus
     print-shop files when `one_per_page` is true."""
     if settings.exports is not None:
         return list(settings.exports)
     names = ["sheets"] + (["print-shop"] if settings.one_per_page else [])
-    # Known names, so no validation: a cached build never builds a validator (model_cache.py).
-    return [ExportSpec.model_construct(format=n) for n in names]
+    return [bare(n) for n in names]
 
 
 def selected(
     content: GameContent, settings: dict[str, PrintSettings], game_settings: PrintSettings
-) -> list[tuple[ExportSpec, dict[str, PrintSettings]]]:
+) -> list[tuple[ExportOptions, dict[str, PrintSettings]]]:
     """Each export to run, with the components (and their settings) that take part in it.
 
     A component takes part in an export its own effective list names; the game's list
     comes first, then exports only some components ask for, in the order they appear.
     """
-    specs: list[ExportSpec] = list(effective(game_settings))
+    specs: list[ExportOptions] = list(effective(game_settings))
     for comp in content.components:
         for spec in effective(settings[comp.id]):
             if spec not in specs:

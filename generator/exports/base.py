@@ -10,14 +10,15 @@ from __future__ import annotations
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from generator import fsio
 from generator.impose.entries import file_entry, mm, page_entry, slot_entry
 
 if TYPE_CHECKING:
     from generator.load.content import ComponentSpec, GameContent
-    from generator.load.model import ExportSpec, PrintSettings
+    from generator.load.export_options import ExportOptions
+    from generator.load.model import PrintSettings
 
 
 __all__ = [
@@ -47,8 +48,12 @@ class Job:
     members: tuple[str, ...] = ()
 
 
+Opts = TypeVar("Opts", bound="ExportOptions")
+
+
 class Exporter(Protocol):
     name: str
+    options: type[ExportOptions]  # its own options model, registered in load/export_options.py
 
     def plan(self, ctx: ExportContext) -> list[Job]:
         """The jobs for one game and language (every component, every paper)."""
@@ -65,7 +70,7 @@ class ExportContext:
 
     content: GameContent
     lang: str
-    spec: ExportSpec
+    spec: ExportOptions  # the format's own options model (load/export_options.py)
     settings: dict[str, PrintSettings]  # component id -> merged print settings
 
     def components(self) -> list[ComponentSpec]:
@@ -74,6 +79,12 @@ class ExportContext:
 
     def folder(self) -> str:
         return f"output/{self.content.id}/{self.lang}"
+
+    def options(self, model: type[Opts]) -> Opts:
+        """The spec as the exporter's own options model (the loader validated it as one)."""
+        if not isinstance(self.spec, model):
+            raise TypeError(f"export {self.spec.format} has options {type(self.spec).__name__}")
+        return self.spec
 
 
 class Outputs:

@@ -24,6 +24,7 @@ from generator.impose import faces, placement
 from generator.impose import grid as impose
 from generator.load import languages, templating
 from generator.load.content import ComponentSpec
+from generator.load.export_options import GutterfoldOptions
 from generator.load.sizes import paper_size
 from generator.render.engine import FaceRenderer, colour
 from generator.units import MM
@@ -59,6 +60,7 @@ def _foldable(comp: ComponentSpec) -> bool:
 
 class Gutterfold:
     name = "gutterfold"
+    options = GutterfoldOptions
 
     def plan(self, ctx: ExportContext) -> list[Job]:
         project = ctx.content.project

@@ -17,6 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.exports.base import ExportContext, Job, Outputs
 from generator.exports.sheets import plan_sheets, write_sheets
+from generator.load.export_options import InkSaverOptions
 from generator.render.boxes import KINDS, Layout
 
 LARGE = 0.12  # share of the face's area from which a fill counts as a background
@@ -234,6 +235,7 @@ class InkSaverCanvas(Canvas):
 
 class InkSaver:
     name = "ink-saver"
+    options = InkSaverOptions
 
     def plan(self, ctx: ExportContext) -> list[Job]:
         return plan_sheets(ctx, self.name, f"{ctx.folder()}/ink-saver", "export")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from generator.exports import presets, raster
 from generator.exports.base import ExportContext, Job, Outputs, file_entry
+from generator.load.export_options import PngOptions
 from generator.units import MM
 
 DEFAULT_DPI = 300
@@ -23,9 +24,11 @@ def _name(face: raster.Face) -> str:
 
 class Png:
     name = "png"
+    options = PngOptions
 
     def _folder(self, ctx: ExportContext) -> str:
-        sub = f"png-{ctx.spec.preset}" if ctx.spec.preset else "png"
+        preset = ctx.options(PngOptions).preset
+        sub = f"png-{preset}" if preset else "png"
         return f"{ctx.folder()}/{sub}"
 
     def plan(self, ctx: ExportContext) -> list[Job]:
@@ -43,13 +46,14 @@ class Png:
     def size(self, ctx: ExportContext, comp) -> tuple[int, tuple[int, int], str | None]:
         """dpi, pixel size and the shop size name for one component's faces."""
         w, h = comp.size_pt
-        if ctx.spec.preset:
-            sizes = presets.preset_sizes(ctx.content.project, ctx.spec.preset)
+        opts = ctx.options(PngOptions)
+        if opts.preset:
+            sizes = presets.preset_sizes(ctx.content.project, opts.preset)
             shop = presets.size_for(sizes, (w, h))
             if shop is None:
                 raise presets.no_size_error(comp, sizes)
             return shop.dpi, shop.px, shop.name
-        dpi = ctx.spec.dpi or DEFAULT_DPI
+        dpi = opts.dpi or DEFAULT_DPI
         bleed = ctx.settings[comp.id].bleed.points
         return dpi, (raster.pixels(w + 2 * bleed, dpi), raster.pixels(h + 2 * bleed, dpi)), None
 
@@ -80,7 +84,7 @@ class Png:
                     px=list(px),
                     dpi=dpi,
                     trim_mm=[round(w / MM, 3), round(h / MM, 3)],
-                    preset=ctx.spec.preset,
+                    preset=ctx.options(PngOptions).preset,
                     shop_size=shop_size,
                 )
             )

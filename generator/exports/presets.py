@@ -12,6 +12,7 @@ from generator import exports
 from generator.errors import ContentError, Finding
 from generator.fsio import check_name
 from generator.load.content import print_settings
+from generator.load.export_options import PngOptions
 from generator.load.project import Project
 from generator.units import MM, parse_length
 
@@ -118,7 +119,7 @@ def check(content) -> list:
     own = {comp.id: print_settings(content, comp) for comp in content.components}
     findings = []
     for spec, members in exports.selected(content, own, print_settings(content, None)):
-        if spec.format != "png" or not spec.preset:
+        if not isinstance(spec, PngOptions) or not spec.preset:
             continue
         try:
             sizes = preset_sizes(content.project, spec.preset)

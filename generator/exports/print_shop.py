@@ -26,6 +26,7 @@ from generator.impose import grid as impose
 from generator.impose.dieline import DieLayer
 from generator.load import templating
 from generator.load.content import ComponentSpec, ItemSpec
+from generator.load.export_options import PrintShopOptions
 from generator.render.engine import FaceRenderer
 
 ORDER_COLUMNS = ["file", "page", "component", "item", "side", "quantity"]
@@ -51,6 +52,7 @@ def design_pages(comp: ComponentSpec) -> Iterator[DesignPage]:
 
 class PrintShop:
     name = "print-shop"
+    options = PrintShopOptions
 
     def plan(self, ctx: ExportContext) -> list[Job]:
         folder = f"{ctx.folder()}/print-shop"

@@ -86,8 +86,17 @@ def srgb_profile() -> bytes:
     """An sRGB ICC profile to embed, so a shop reads the colours as sRGB."""
     global _SRGB
     if _SRGB is None:
-        _SRGB = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+        profile = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+        # lcms stamps the profile with the time it was made (header bytes 24-35), which made
+        # every PNG differ from the last build's; a fixed date keeps the same picture the same
+        # bytes. The profile ID (bytes 84-99) is left as lcms wrote it (zero: not computed).
+        profile[24:36] = _PROFILE_DATE
+        _SRGB = bytes(profile)
     return _SRGB
+
+
+# 2000-01-01 00:00:00 as an ICC dateTimeNumber: six big-endian 16-bit fields.
+_PROFILE_DATE = b"".join(n.to_bytes(2, "big") for n in (2000, 1, 1, 0, 0, 0))
 
 
 def save_png(image: Image.Image, path, dpi: int, compress_level: int) -> None:

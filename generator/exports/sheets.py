@@ -12,10 +12,12 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.exports.base import ExportContext, Job, Outputs
 from generator.impose import packed_sheets, writer
 from generator.impose.placement import SheetJob
+from generator.load.export_options import SheetsOptions
 
 
 class Sheets:
     name = "sheets"
+    options = SheetsOptions
 
     def plan(self, ctx: ExportContext) -> list[Job]:
         return plan_sheets(ctx, self.name, ctx.folder(), "components")

@@ -1,9 +1,11 @@
 """`tts`: Tabletop Simulator saved objects, one JSON per component, with the images it uses.
 
-A deck (cards and tiles) becomes a DeckCustom: face sheets of at most 10 x 7 designs whose last
-slot is the hidden-card face, a back image (or back sheets when items have backs of their own),
-and one card per physical copy in DeckIDs and ContainedObjects. Boards, tokens and standees
-become one Custom_Board or Custom_Tile per copy, each with its own front (and back) image.
+A deck becomes a DeckCustom: face sheets of at most 10 x 7 designs whose last slot is the
+hidden-card face, a back image (or back sheets when items have backs of their own), and one
+card per physical copy in DeckIDs and ContainedObjects. A board or a tile becomes one
+Custom_Board or Custom_Tile per copy, each with its own front (and back) image. Which one a
+component becomes is the export's `as:` (TtsOptions), by default decided from the face alone
+(`object_for`), never from the component's free `kind` label.
 
 Images are named by file:// URLs of the written files (TTS takes no relative link), which load
 on this computer only: the entry says `links: file` and `pnp print` warns. `base_url:` in the
@@ -21,16 +23,28 @@ from generator.exports import raster
 from generator.exports.base import ExportContext, Job, Outputs, file_entry
 from generator.load import templating
 from generator.load.content import ComponentSpec, ItemSpec
+from generator.load.export_options import BOARD_ABOVE_SHEET, TILE_BELOW_MM, TtsOptions
+from generator.units import MM
 
 DEFAULT_DPI = 150  # TTS shows cards at about 500 px tall; sheets stay under 4k x 4k
 MAX_COLS, MAX_ROWS = 10, 7
 PER_SHEET = MAX_COLS * MAX_ROWS - 1  # the last slot holds the hidden-card face
-DECK_KINDS = ("card", "tile")
 COMPRESS_LEVEL = 6
+# `as: auto` (the thresholds are declared with the option, so its description names them)
+TILE_BELOW = TILE_BELOW_MM * MM
+BOARD_ABOVE = BOARD_ABOVE_SHEET[1] * MM * BOARD_ABOVE_SHEET[2] * MM
 
 
-def is_deck(comp: ComponentSpec) -> bool:
-    return comp.model.kind in DECK_KINDS
+def object_for(comp: ComponentSpec, opts: TtsOptions) -> str:
+    """What a component becomes in TTS: `deck`, `board` or `tile`. The export's `as:` when it
+    names one; else from the face: a die-cut shape (round, hexagonal...) or a side under 40 mm
+    is a tile, a face larger than A5 a board, any other rectangle a deck of cards."""
+    if opts.as_ != "auto":
+        return opts.as_
+    w, h = comp.size_pt
+    if not comp.outline.is_rect or min(w, h) < TILE_BELOW:
+        return "tile"
+    return "board" if w * h > BOARD_ABOVE else "deck"
 
 
 def grid_for(designs: int) -> tuple[int, int]:
@@ -55,13 +69,15 @@ def _has_back(comp: ComponentSpec) -> bool:
 
 class Tts:
     name = "tts"
+    options = TtsOptions
 
     def plan(self, ctx: ExportContext) -> list[Job]:
         jobs = []
         folder = f"{ctx.folder()}/tts"
+        opts = ctx.options(TtsOptions)
         for comp in ctx.components():
             paths = [f"{folder}/{comp.id}.json"]
-            if is_deck(comp):
+            if object_for(comp, opts) == "deck":
                 n = len(_batches(comp))
                 paths += [f"{folder}/{comp.id}-faces-{i + 1}.png" for i in range(n)]
                 if _unique_backs(comp):
@@ -78,25 +94,27 @@ class Tts:
 
     def write(self, ctx: ExportContext, job: Job, out: Outputs) -> dict:
         comp = ctx.content.component(job.component)
-        dpi = ctx.spec.dpi or DEFAULT_DPI
+        opts = ctx.options(TtsOptions)
+        dpi = opts.dpi or DEFAULT_DPI
         w, h = comp.size_pt
         px = (raster.pixels(w, dpi), raster.pixels(h, dpi))
         json_rel = job.paths[0]
 
         def url(rel: str) -> str:
-            if ctx.spec.base_url:
+            if opts.base_url:
                 under_game = rel.split("/", 2)[2]  # output/<game>/<rest>
-                return ctx.spec.base_url.rstrip("/") + "/" + under_game
+                return opts.base_url.rstrip("/") + "/" + under_game
             return (out.root / rel).resolve().as_uri()
 
         def save(image: Image.Image, rel: str) -> None:
             raster.save_png(image, out.path(rel), dpi, COMPRESS_LEVEL)
 
         name = templating.pick(comp.model.name, ctx.lang)
-        if is_deck(comp):
+        made = object_for(comp, opts)
+        if made == "deck":
             state, info = self._deck(ctx, comp, job, px, dpi, url, save)
         else:
-            state, info = self._pieces(ctx, comp, job, px, dpi, url, save)
+            state, info = self._pieces(ctx, comp, job, px, dpi, url, save, made == "board")
         saved = {
             "SaveName": name,
             "GameMode": "",
@@ -121,7 +139,7 @@ class Tts:
             px=list(px),
             dpi=dpi,
             # file:// links work on this computer only: the build warns (run.local_links)
-            links="base_url" if ctx.spec.base_url else "file",
+            links="base_url" if opts.base_url else "file",
             **info,
         )
         return {"files": [entry], "sheets": []}
@@ -204,8 +222,8 @@ class Tts:
         }
         return [deck], {"tts_sheets": sheets_info, "copies": len(cards)}
 
-    # ------------------------------------------------------------ boards, tokens, standees
-    def _pieces(self, ctx, comp, job, px, dpi, url, save):
+    # ------------------------------------------------------------ boards and tiles
+    def _pieces(self, ctx, comp, job, px, dpi, url, save, board: bool):
         folder = str(Path(job.paths[0]).parent)
         faces = [raster.Face(item, "front", item.layout) for item in comp.items]
         faces += [raster.Face(item, "back", item.back) for item in comp.items if item.back]
@@ -213,7 +231,6 @@ class Tts:
         for face, image in zip(faces, rendered, strict=True):
             assert face.item is not None
             save(image, f"{folder}/{comp.id}/{face.item.id}-{face.side}.png")
-        board = comp.model.kind == "board"
         objects = []
         for i, item in enumerate(comp.items):
             front = url(f"{folder}/{comp.id}/{item.id}-front.png")

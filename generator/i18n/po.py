@@ -20,6 +20,7 @@ reviewed; an untouched entry changes nothing, so export then import is a no-op.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Iterable
@@ -33,11 +34,10 @@ from jinja2 import meta
 from yaml.nodes import MappingNode, ScalarNode
 
 from generator.errors import ContentError, Finding
-from generator.fsio import interrupt_deferred, write_user_file
-from generator.fsio import write_bytes as atomic_write
+from generator.fsio import write_together, write_user_file
+from generator.i18n import plurals, tracking
 from generator.i18n import segments as seg_mod
-from generator.i18n import tracking
-from generator.i18n.segments import Segment, jinja_spans, strip_jinja
+from generator.i18n.segments import Segment, jinja_spans, strip_jinja, text_digest
 from generator.load import languages, templating
 from generator.load.content import GameContent
 from generator.load.glossary import load_glossary
@@ -164,11 +164,46 @@ def _comment(
     ids: dict[Path, str | None],
 ) -> str:
     lines = [_where(content, seg, ids)]
-    for n, block in enumerate(expressions(seg.text)):
+    count = plurals.counted(seg.text)
+    for n, block in enumerate(_placeholders(seg.text)):
         lines.append(f"{{{n}}} = {block}")
+    if count is not None:
+        lines.append(
+            f"counted by {count.var}: msgid for 1, msgid_plural for more; "
+            "one msgstr per plural form of your language"
+        )
     langs = [lang for lang in content.languages if lang != source]
     lines += _glossary_notes(glossary, seg, source, langs)
     return "\n".join(lines)
+
+
+def _placeholders(text: str) -> list[str]:
+    """The Jinja blocks a text's entry shows as {n}: all of them, but a counted text's word
+    choices (plurals.py), which its plural entry spells out instead."""
+    count = plurals.counted(text)
+    exprs = expressions(text)
+    return [b for b in exprs if b not in count.choices] if count else exprs
+
+
+def _plural_ids(text: str) -> tuple[str, str] | None:
+    """(msgid, msgid_plural) of a counted text, or None."""
+    count = plurals.counted(text)
+    if count is None:
+        return None
+    rest = _placeholders(text)
+    return protect(count.one, rest), protect(count.many, rest)
+
+
+def _plural_rule(lang: str | None) -> plurals.Rule:
+    return plurals.rule(languages.get(lang).plural_forms if lang else None)
+
+
+def plural_forms_of(text: str, translation: str, rule: plurals.Rule) -> list[str]:
+    """msgstr[0..n] of a translation of the counted `text` for a language of `rule`."""
+    count = plurals.counted(text)
+    assert count is not None
+    protected = protect(translation, _placeholders(text))
+    return plurals.forms(protected, count.var, rule.representatives())
 
 
 def export(content: GameContent, lang: str | None, template: bool = False) -> polib.POFile:
@@ -201,20 +236,25 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
         "X-Source-Language": source,
         "X-Generator": "pnp i18n export",
     }
+    rule = _plural_rule(None if template else lang)
     for seg in segments:
-        exprs = expressions(seg.text)
-        msgid = protect(seg.text, exprs)
+        exprs = _placeholders(seg.text)
+        counted = _plural_ids(seg.text)
+        msgid = counted[0] if counted else protect(seg.text, exprs)
         st = states.get(seg.ctx)
         current = None if template or not lang else seg.translation(lang)
         if st is not None and st.status == "missing":
             current = None  # absent, or the source's text copied to keep its place
-        msgstr = protect(current, exprs) if current is not None else ""
+        msgstr = protect(current, exprs) if current is not None and not counted else ""
         flags = [FLAG] if _brace_checkable(seg, exprs, msgid, content.languages) else []
         previous = None
+        previous_plural = None
         if st is not None and st.status in ("stale", "fuzzy"):
             flags.insert(0, "fuzzy")
             if st.old is not None:
-                previous = protect(st.old, exprs)
+                old_ids = _plural_ids(st.old) if counted else None
+                previous = old_ids[0] if old_ids else protect(st.old, _placeholders(st.old))
+                previous_plural = old_ids[1] if old_ids else None
         entry = polib.POEntry(
             msgctxt=seg.ctx,
             msgid=msgid,
@@ -225,9 +265,19 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
             comment=_comment(content, glossary, seg, source, ids),
             flags=flags,
         )
+        if counted:
+            entry.msgid_plural = counted[1]
+            parts = (
+                plural_forms_of(seg.text, current, rule)
+                if current is not None
+                else [""] * rule.count
+            )
+            entry.msgstr_plural = dict(enumerate(parts))
         if previous is not None:
             entry.previous_msgid = previous
             entry.previous_msgctxt = seg.ctx
+            if previous_plural is not None:
+                entry.previous_msgid_plural = previous_plural
         po.append(entry)
     return po
 
@@ -251,9 +301,13 @@ def _brace_checkable(seg: Segment, exprs: list[str], msgid: str, langs: Iterable
         text = seg.translation(lang)
         if text is None or lang not in seg.places:
             continue
-        msgstr = protect(text, exprs)
-        if set(PLACEHOLDER.findall(msgstr)) != want or not _brace_clean(msgstr):
-            return False
+        if plurals.counted(seg.text):  # each plural form, as the entry shows it
+            shown = plural_forms_of(seg.text, text, _plural_rule(lang))
+        else:
+            shown = [protect(text, exprs)]
+        for msgstr in shown:
+            if set(PLACEHOLDER.findall(msgstr)) != want or not _brace_clean(msgstr):
+                return False
     return True
 
 
@@ -388,9 +442,10 @@ def check_language(content: GameContent, lang: str, po: polib.POFile, po_path: P
     source = seg_mod.source_language(content)
     candidates = list(dict.fromkeys([lang, *content.languages]))
     for entry in po:
-        if entry.obsolete or not entry.msgstr:
+        if entry.obsolete or not _translated(entry):
             continue
-        said = guess(strip_jinja(PLACEHOLDER.sub(" ", entry.msgstr)), candidates)
+        text = entry.msgstr or entry.msgstr_plural.get(0, "")
+        said = guess(strip_jinja(PLACEHOLDER.sub(" ", text)), candidates)
         if said is not None and said != source:
             votes[said] = votes.get(said, 0) + 1
     if not votes:
@@ -454,10 +509,14 @@ def plan(
         if st.lang == lang
     }
     edits: list[Edit] = []
+    claimed = {e.msgctxt for e in po if e.msgctxt in segments and not e.obsolete}
+    rule = _plural_rule(lang)
     for entry in po:
-        if entry.obsolete or not entry.msgstr:
+        if entry.obsolete or not _translated(entry):
             continue
-        seg = segments.get(entry.msgctxt or "")
+        seg = segments.get(entry.msgctxt or "") or _rematch(entry, segments, claimed)
+        if seg is not None and entry.msgid_plural:
+            entry = _flat(entry, seg, states.get(seg.ctx), lang, rule)
         if seg is None:
             result.findings.append(
                 _finding(
@@ -559,6 +618,93 @@ def plan(
     return result
 
 
+def _translated(entry: polib.POEntry) -> bool:
+    """A msgstr, or every msgstr[n] of a plural entry (one left empty: not translated yet)."""
+    if entry.msgid_plural:
+        return bool(entry.msgstr_plural) and all(entry.msgstr_plural.values())
+    return bool(entry.msgstr)
+
+
+def _flat(
+    entry: polib.POEntry, seg: Segment, st: tracking.State | None, lang: str, rule: plurals.Rule
+) -> polib.POEntry:
+    """A plural entry as the one-msgstr entry the rest of the import reads: msgid the whole
+    source text it was made against (today's when its msgid and msgid_plural are today's),
+    msgstr the translation the forms give, as Jinja (the translation unchanged when its forms
+    are the ones given)."""
+    exprs = expressions(seg.text)
+    ids = _plural_ids(seg.text)
+    count = plurals.counted(seg.text)
+    current = seg.translation(lang)
+
+    def source_of(one: str, many: str | None) -> str:
+        if ids is not None and (one, many or ids[1]) == ids:
+            return seg.text
+        if st is not None and st.old is not None and _plural_ids(st.old) == (one, many):
+            return st.old
+        return restore(one, _placeholders(seg.text))  # an older source we no longer know
+
+    parts = [entry.msgstr_plural.get(i, "") for i in range(rule.count)]
+    if current is not None and count is not None:
+        same = plural_forms_of(seg.text, current, rule) == parts
+    else:
+        same = False
+    if same and current is not None:
+        text = current
+    elif count is not None:
+        text = restore(plurals.jinja(parts, count.var, rule), _placeholders(seg.text))
+    else:  # the source is no longer counted: its first form
+        text = restore(parts[0], _placeholders(seg.text))
+    flat = polib.POEntry(
+        msgctxt=entry.msgctxt,
+        msgid=protect(source_of(entry.msgid, entry.msgid_plural), exprs),
+        msgstr=protect(text, exprs),
+        flags=list(entry.flags),
+    )
+    if entry.previous_msgid:
+        old = source_of(entry.previous_msgid, entry.previous_msgid_plural)
+        flat.previous_msgid = protect(old, exprs)
+    flat.linenum = entry.linenum
+    return flat
+
+
+def _rematch(
+    entry: polib.POEntry, segments: dict[str, Segment], claimed: set[str | None]
+) -> Segment | None:
+    """The rulebook segment an entry with an unknown context was made for: a PO file from before
+    the ids were anchored to content (`rules:§5.2:p3`), or from before its source was edited.
+    The segment of the same section whose source is the msgid word for word, else the one most
+    like it (difflib ratio >= FUZZY_RATIO, as msgmerge re-matches), that no other entry of the
+    file names. None when there is no such segment, or two tie."""
+    ctx = entry.msgctxt or ""
+    if not ctx.startswith("rules:") or ctx.count(":") < 2:
+        return None
+    where = ctx.split(":")[1]
+    heading = ctx.endswith(":title")
+    candidates = [
+        s
+        for s in segments.values()
+        if s.ctx.startswith(f"rules:{where}:")
+        and s.ctx not in claimed
+        and s.ctx.endswith(":title") == heading
+    ]
+    want = " ".join(entry.msgid.split())
+    scored = []
+    for s in candidates:
+        mine = " ".join(protect(s.text, expressions(s.text)).split())
+        if mine == want:
+            scored.append((2.0, s))
+        else:
+            ratio = difflib.SequenceMatcher(None, want, mine).ratio()
+            if ratio >= seg_mod.FUZZY_RATIO:
+                scored.append((ratio, s))
+    scored.sort(key=lambda p: -p[0])
+    if not scored or (len(scored) > 1 and scored[0][0] == scored[1][0]):
+        return None
+    claimed.add(scored[0][1].ctx)
+    return scored[0][1]
+
+
 def _one_line(text: str, width: int = 90) -> str:
     flat = " ".join(text.split())
     return repr(flat if len(flat) <= width else flat[: width - 1] + "…")
@@ -656,19 +802,41 @@ def _splice(node: MappingNode, edit: Edit, splices: list, text: str, lang: str) 
     splices.append((at, at, f"\n{indent}{lang}: {scalar}"))
 
 
-def _rules_text(base: str, edits: list[Edit]) -> str:
-    """The rulebook text with each edit's segment replaced, bottom up."""
-    lines = base.split("\n")
-    contexts = seg_mod.rules_contexts_of(lines)
-
-    def position(e: Edit) -> tuple[int, int]:
-        block = contexts[e.segment.ctx][1]
-        column = block.cell[2] if block.cell else (block.call[2] if block.call else 0)
-        return (block.first, column)
-
-    ordered = sorted(edits, key=position, reverse=True)
-    for edit in ordered:
-        _, block = contexts[edit.segment.ctx]
+def _rules_text(
+    lines: list[str],
+    places: dict[str, tuple[int, seg_mod._Block]],
+    layout: seg_mod.RulesLayout,
+    edits: list[Edit],
+) -> str:
+    """The rulebook text with each edit's segment replaced, bottom up. A paragraph or list item
+    the translation does not have yet is inserted after the block of the nearest segment
+    before it in its section (or after the section's heading)."""
+    lines = list(lines)
+    order = {i: k for k, i in enumerate(layout.ids)}
+    ops: list[tuple[tuple[int, int, int], Edit, int]] = []  # (where, edit, after line)
+    for e in edits:
+        ctx = e.segment.ctx
+        if ctx in places:
+            block = places[ctx][1]
+            column = block.cell[2] if block.cell else (block.call[2] if block.call else 0)
+            ops.append(((block.first, 0, column), e, 0))
+            continue
+        after = _insertion_point(ctx, places, layout)
+        if after is not None:
+            ops.append(((after, 1, order[ctx]), e, after))
+    for (_, inserting, _), edit, after in sorted(ops, key=lambda op: op[0], reverse=True):
+        if inserting:
+            k = order[edit.segment.ctx]
+            source_block = layout.blocks[k][1]
+            new = (source_block.prefix + edit.text).split("\n")
+            anchor = _anchor_block(edit.segment.ctx, places, layout)
+            if not (edit.segment.kind == "item" and anchor is not None and anchor.kind == "item"):
+                new = ["", *new]
+            if after < len(lines) and lines[after].strip():
+                new.append("")
+            lines[after:after] = new
+            continue
+        block = places[edit.segment.ctx][1]
         if block.kind == "call" and block.call is not None:
             row = lines[block.first - 1]
             start, end = block.call[2], block.call[3]
@@ -684,6 +852,34 @@ def _rules_text(base: str, edits: list[Edit]) -> str:
         new = (block.prefix + edit.text).split("\n")
         lines[block.first - 1 : block.last] = new
     return "\n".join(lines)
+
+
+def _anchor_block(
+    ctx: str, places: dict[str, tuple[int, seg_mod._Block]], layout: seg_mod.RulesLayout
+) -> seg_mod._Block | None:
+    """The translation's block of the nearest segment before `ctx` in its section (its heading
+    last), or None."""
+    k = layout.ids.index(ctx)
+    section = layout.blocks[k][0]
+    for j in range(k - 1, -1, -1):
+        if layout.blocks[j][0] != section and layout.blocks[j][1].kind != "title":
+            return None
+        if layout.ids[j] in places:
+            return places[layout.ids[j]][1]
+        if layout.blocks[j][1].kind in ("heading", "title"):
+            return None
+    return None
+
+
+def _insertion_point(
+    ctx: str, places: dict[str, tuple[int, seg_mod._Block]], layout: seg_mod.RulesLayout
+) -> int | None:
+    """The line (0-based index) after which a paragraph or item the translation lacks goes."""
+    k = layout.ids.index(ctx)
+    if layout.blocks[k][1].kind not in ("paragraph", "item"):
+        return None  # a table cell or a call's string has no place of its own to make
+    anchor = _anchor_block(ctx, places, layout)
+    return anchor.last if anchor is not None else None
 
 
 def _stage(
@@ -724,11 +920,20 @@ def _stage(
         target = files.get(lang, content.dir / "rules" / f"{lang}.md")
         from_source = lang not in files
         result.new_rules = from_source
-        base = read_text(files[source] if from_source else target)
-        contexts = seg_mod.rules_contexts_of(base.split("\n"))
+        layout = seg_mod.source_layout(content, source)
+        assert layout is not None  # rules_edits come from the source's rulebook
+        lines = read_text(files[source] if from_source else target).split("\n")
+        places = (
+            {i: (n, b) for n, (i, (_, b)) in enumerate(zip(layout.ids, layout.blocks, strict=True))}
+            if from_source
+            else seg_mod.rules_places(layout, lang, lines)
+        )
         placeable = []
         for e in rules_edits:
-            if e.segment.ctx not in contexts:
+            if (
+                e.segment.ctx not in places
+                and _insertion_point(e.segment.ctx, places, layout) is None
+            ):
                 findings.append(
                     Finding(
                         "error",
@@ -737,15 +942,19 @@ def _stage(
                         file=str(po_path),
                         key=e.segment.ctx,
                         hint=f"the {lang} rulebook is laid out differently from the source's: "
-                        "add the paragraph or item yourself, then import again",
+                        "add the section, table cell or template call yourself, then import again",
                     )
                 )
             else:
                 placeable.append(e)
+        # where each segment is now, by its translation's text: what an edit wrote is found
+        # again by the new text, so an edit that broke the structure shows
+        known = {i: text_digest(b.text) for i, (_, b) in places.items()}
         # an entry that would change the rulebook's structure is skipped, the others placed
         while True:
-            new = _rules_text(base, placeable)
-            after = seg_mod.rules_contexts_of(new.split("\n"))
+            new = _rules_text(lines, places, layout, placeable)
+            anchors = {**known, **{e.segment.ctx: text_digest(e.text) for e in placeable}}
+            after = seg_mod.rules_places(layout, lang, new.split("\n"), anchors)
             broken = [
                 e
                 for e in placeable
@@ -789,6 +998,7 @@ def import_po(
     segments = seg_mod.all_segments(content)
     before = tracking.render(record) if record.exists else None
     tracking.prepare(record, content, segments)
+    rules_ids = {s.ctx for s in segments if s.ctx.startswith("rules:")}
     entries = record.reviewed.setdefault(lang, {})
     if result.new_rules:  # a new rulebook: what is not translated was copied from the source
         done = {e.segment.ctx for e in edits}
@@ -810,6 +1020,13 @@ def import_po(
             result.reviewed += 1
     if not entries:
         del record.reviewed[lang]
+    # the rulebook's blocks as this import leaves them, so the next reading finds each again
+    written = {e.segment.ctx: e.text for e in edits if e.changed and e.segment.ctx in rules_ids}
+    if result.new_rules:
+        written = {s.ctx: written.get(s.ctx, s.text) for s in segments if s.ctx in rules_ids}
+    if written:
+        anchors = record.anchors.setdefault(lang, {})
+        anchors.update({ctx: tracking.digest(text) for ctx, text in written.items()})
     after = tracking.render(record)
     writes = {
         path: text.encode("utf-8")
@@ -819,12 +1036,11 @@ def import_po(
     recorded = result.new_rules or any(e.record_as is not None for e in edits)
     if after != before and recorded:
         writes[record.path] = after
-    # every file at once, at the end: the content first, the record last; Ctrl-C waits
-    # until all are written (fsio.interrupt_deferred), so none or all of them are new
-
-    with interrupt_deferred():
-        for path, data in writes.items():
-            atomic_write(path, data)
-            result.written.append(path)
+    # every file at once, at the end, as one transaction (fsio.write_together): a full disk,
+    # a kill or a power cut leaves the content and the record all new or all old
+    if writes:
+        result.written += write_together(
+            content.project.root, writes, f"i18n import of {po_path.name} into {content.id}"
+        )
     result.applied = sum(1 for e in edits if e.changed)
     return result

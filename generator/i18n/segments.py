@@ -7,10 +7,12 @@ Two kinds of source:
   file and key path, list elements named by their `id` when they have one:
   `components/rewards.yaml:data.cost`, `data/maneuvers.yaml:[move].name`.
 - Rulebook segments, po4a-style: the title, each intro paragraph, each numbered heading, each
-  paragraph, list item and table cell of a section. Context: `rules:§5.2:p1` (heading `:title`,
-  list item `:li2`, table cell `:t1r2c1`, intro `rules:intro:p1`). Paragraphs, list items and
-  tables are counted separately within their section, so every language's file is segmented
-  the same way and segment N of a translation is the translation of segment N of the source.
+  paragraph, list item and table cell of a section, and the strings readers see inside a
+  template call. Context: `rules:title`, a section's heading `rules:§5.2:title`, and for the
+  others an id anchored to content (`rules:§5.2:p-3f1c9a0b`, `li-`, `cell-`, `call-`, intro
+  `rules:intro:p-...`; see stable_ids()). A translation's file is segmented the same way and
+  its blocks are aligned to the source's ids by the record of what each id's translation was
+  (align()), so a paragraph inserted, moved or deleted in the source shifts no other one.
   Translator's notes, fenced code and paragraphs that are only Jinja blocks (`{{ component_list()
   }}`) are not segments: they are kept as they are.
 
@@ -20,6 +22,8 @@ so an import can write a new translation back in place.
 
 from __future__ import annotations
 
+import difflib
+import hashlib
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -28,13 +32,14 @@ from pathlib import Path
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from generator.errors import ContentError
 from generator.load import sheets
 from generator.load.content import GameContent
 from generator.load.languages import note_pattern
 from generator.load.rules_source import HEADING, LIST_ITEM, NUMBERED, rules_files
 from generator.load.yamlload import read_text, yaml_error
 
-LANG = re.compile(r"^[a-z]{2}\Z")
+LANG = re.compile(r"^[a-z]{2}(?:-[A-Z][a-z]{3})?(?:-[A-Z]{2})?\Z")  # a language tag: es, zh-Hant
 NOT_TRANSLATED = {"glossary.yaml", "accepted.yaml", "manifest.yaml", "i18n-sync.yaml"}
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
@@ -376,12 +381,9 @@ def _cells(row: str) -> list[tuple[int, int, str]]:
     return out
 
 
-def rules_contexts(path: Path) -> dict[str, tuple[str | None, _Block]]:
-    return rules_contexts_of(read_text(path).split("\n"))
-
-
-def rules_contexts_of(lines: list[str]) -> dict[str, tuple[str | None, _Block]]:
-    """Context -> (section, block) for every segment of a rulebook's lines."""
+def positional_contexts(lines: list[str]) -> dict[str, tuple[str | None, _Block]]:
+    """The contexts of the earlier, positional scheme (`rules:§5.2:p3` = third paragraph of
+    §5.2) -> (section, block). Read only to migrate a record or a PO file made with them."""
     out: dict[str, tuple[str | None, _Block]] = {}
     counters: dict[tuple[str | None, str], int] = {}
     short = {"paragraph": "p", "item": "li"}
@@ -405,6 +407,189 @@ def rules_contexts_of(lines: list[str]) -> dict[str, tuple[str | None, _Block]]:
     return out
 
 
+# ---------------------------------------------------------------- stable ids
+
+# A rulebook segment's id is anchored to its content, not its position: the kind, a short hash
+# of its whitespace-normalised source text, and `-2`, `-3`... for a second, third segment of the
+# same kind and text in the section (`rules:§5.2:p-3f1c9a0b`). Inserting, moving or deleting a
+# neighbour changes no other id. An edited text keeps the id it had when the record
+# (rules/i18n-sync.yaml) knows that id and the new text is close to the recorded one (the same
+# section and kind, difflib ratio >= FUZZY_RATIO), as msgmerge re-matches a changed msgid.
+SHORT = {"paragraph": "p", "item": "li", "cell": "cell", "call": "call"}
+FUZZY_RATIO = 0.6
+SYNC_FILE = "i18n-sync.yaml"
+STABLE_FORMAT = "stable"
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _content_hash(text: str) -> str:
+    return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()[:8]
+
+
+def _where(section: str | None) -> str:
+    return f"§{section}" if section is not None else "intro"
+
+
+@dataclass
+class Recorded:
+    """What rules/i18n-sync.yaml says about rulebook ids (read leniently: tracking.load
+    reports a malformed file): the ids it tracks with the source text each was recorded
+    against, and per language the digest of the translation text each id was last seen with."""
+
+    texts: dict[str, str] = field(default_factory=dict)  # id -> recorded source text
+    anchors: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> id -> digest
+    # `format: segments` (positional contexts): lang -> old context -> source text reviewed
+    positional: dict[str, dict[str, str]] = field(default_factory=dict)
+
+
+def recorded(content: GameContent) -> Recorded:
+    path = content.dir / "rules" / SYNC_FILE
+    out = Recorded()
+    try:
+        raw = yaml.load(read_text(path), Loader=_LOADER) if path.exists() else None
+    except (OSError, yaml.YAMLError, ContentError):
+        return out
+    if not isinstance(raw, dict) or raw.get("format") not in (STABLE_FORMAT, "segments"):
+        return out  # the first format (per section): migrated by tracking on the next write
+    positional = raw.get("format") != STABLE_FORMAT
+    texts = raw.get("texts")
+    texts = texts if isinstance(texts, dict) else {}
+    languages = raw.get("languages")
+    for lang, entries in (languages if isinstance(languages, dict) else {}).items():
+        if not isinstance(entries, dict):
+            continue
+        for ctx, value in entries.items():
+            if not str(ctx).startswith("rules:") or not isinstance(value, str):
+                continue
+            basis = value.split(":", 1)[1] if value.startswith("fuzzy:") else value
+            text = texts.get(basis)
+            if positional:
+                if isinstance(text, str):
+                    out.positional.setdefault(str(lang), {})[str(ctx)] = text
+                continue
+            if isinstance(text, str) or str(ctx) not in out.texts:
+                out.texts[str(ctx)] = text if isinstance(text, str) else ""
+    anchors = raw.get("anchors")
+    if isinstance(anchors, dict):
+        out.anchors = {
+            str(lang): {str(k): str(v) for k, v in entries.items()}
+            for lang, entries in anchors.items()
+            if isinstance(entries, dict)
+        }
+    return out
+
+
+def stable_ids(
+    blocks: list[tuple[str | None, _Block]], known: dict[str, str] | None = None
+) -> list[str]:
+    """The id of each block (see above). `known`: id -> recorded source text of the ids a
+    record tracks; an id of it that no block has any more is given to the most similar new
+    block of its section and kind."""
+    ids: list[str] = []
+    seen: dict[str, int] = {}
+    for section, block in blocks:
+        where = _where(section)
+        if block.kind == "title":
+            ids.append("rules:title")
+            continue
+        if block.kind == "heading":
+            ids.append(f"rules:{where}:title")
+            continue
+        base = f"rules:{where}:{SHORT[block.kind]}-{_content_hash(block.text)}"
+        seen[base] = seen.get(base, 0) + 1
+        ids.append(base if seen[base] == 1 else f"{base}-{seen[base]}")
+    if not known:
+        return ids
+    present = set(ids)
+    orphans = [i for i in known if i not in present and known[i]]
+    fresh = [n for n, i in enumerate(ids) if i not in known and "-" in i.rsplit(":", 1)[-1]]
+    if not orphans or not fresh:
+        return ids
+    pairs = []
+    for n in fresh:
+        group = ids[n].split("-", 1)[0]  # rules:§5.2:p
+        for orphan in orphans:
+            if orphan.split("-", 1)[0] != group:
+                continue
+            ratio = difflib.SequenceMatcher(
+                None, " ".join(known[orphan].split()), " ".join(blocks[n][1].text.split())
+            ).ratio()
+            if ratio >= FUZZY_RATIO:
+                pairs.append((ratio, n, orphan))
+    taken_n: set[int] = set()
+    taken_o: set[str] = set()
+    for _, n, orphan in sorted(pairs, key=lambda p: -p[0]):
+        if n in taken_n or orphan in taken_o:
+            continue
+        ids[n] = orphan
+        taken_n.add(n)
+        taken_o.add(orphan)
+    return ids
+
+
+def _group(section: str | None, block: _Block) -> tuple[str | None, str]:
+    return (section, block.kind if block.kind in SHORT else "head")
+
+
+def align(
+    ids: list[str],
+    blocks: list[tuple[str | None, _Block]],
+    target: list[tuple[str | None, _Block]],
+    anchors: dict[str, str],
+) -> dict[str, int]:
+    """Which block of a translation's file (index into `target`) holds each source id.
+
+    Within each section and kind: a translation block whose text is the one recorded for an id
+    (`anchors`: id -> digest of the translation text) is that id's, wherever it has moved;
+    the blocks left over between two such anchors take the ids left over between them, in
+    order (with no record at all, that is segment N for segment N). A new source paragraph
+    therefore has no translation yet instead of taking its neighbour's."""
+    source_groups: dict[tuple[str | None, str], list[str]] = {}
+    for i, (section, block) in zip(ids, blocks, strict=True):
+        source_groups.setdefault(_group(section, block), []).append(i)
+    target_groups: dict[tuple[str | None, str], list[int]] = {}
+    for n, (section, block) in enumerate(target):
+        target_groups.setdefault(_group(section, block), []).append(n)
+    out: dict[str, int] = {}
+    for key, wanted in source_groups.items():
+        have = target_groups.get(key, [])
+        if key[1] == "head":  # the title, a section's heading: one per section
+            if have:
+                out[wanted[0]] = have[0]
+            continue
+        pos = {i: k for k, i in enumerate(wanted)}
+        by_digest: dict[str, list[str]] = {}
+        for i in wanted:
+            if i in anchors:
+                by_digest.setdefault(anchors[i], []).append(i)
+        owner: list[str | None] = [None] * len(have)
+        for k, n in enumerate(have):
+            free = [i for i in by_digest.get(text_digest(target[n][1].text), []) if i not in out]
+            if free:
+                best = min(free, key=lambda i: abs(pos[i] - k))
+                out[best] = n
+                owner[k] = best
+        k = 0
+        while k < len(have):
+            if owner[k] is not None:
+                k += 1
+                continue
+            start = k
+            while k < len(have) and owner[k] is None:
+                k += 1
+            before = owner[start - 1] if start > 0 else None
+            after = owner[k] if k < len(have) else None
+            lo = pos[before] + 1 if before is not None else 0
+            hi = pos[after] if after is not None else len(wanted)
+            free_ids = [wanted[m] for m in range(lo, max(lo, hi)) if wanted[m] not in out]
+            for m, i in zip(range(start, k), free_ids, strict=False):
+                out[i] = have[m]
+    return out
+
+
 def _place(path: Path, block: _Block) -> Place:
     return Place(
         path,
@@ -417,13 +602,74 @@ def _place(path: Path, block: _Block) -> Place:
     )
 
 
-def rules_segments(content: GameContent, source: str) -> list[Segment]:
+@dataclass
+class RulesLayout:
+    """The source rulebook's segments with their ids, and a translation's blocks aligned."""
+
+    ids: list[str]
+    blocks: list[tuple[str | None, _Block]]
+    record: Recorded
+
+
+def source_layout(content: GameContent, source: str) -> RulesLayout | None:
     files = rules_files(content.dir)
     if source not in files:
+        return None
+    blocks = rules_blocks(read_text(files[source]).split("\n"))
+    record = recorded(content)
+    ids = stable_ids(blocks, record.texts)
+    if record.positional:
+        _positional_anchors(record, ids, blocks, files)
+    return RulesLayout(ids, blocks, record)
+
+
+def _positional_anchors(
+    record: Recorded, ids: list[str], blocks: list[tuple[str | None, _Block]], files: dict
+) -> None:
+    """Anchors from a record of the positional format, until it is migrated: the translation
+    block at an old context (`rules:§5:p1`) belongs to the source segment whose text is the one
+    it was reviewed against (found in the same section), so a translation shown against the
+    wrong paragraph since a paragraph was inserted finds its own again."""
+    for lang, entries in record.positional.items():
+        if lang not in files:
+            continue
+        target = positional_contexts(read_text(files[lang]).split("\n"))
+        anchors = record.anchors.setdefault(lang, {})
+        for old, text in entries.items():
+            if old not in target or old.count(":") < 2:
+                continue
+            where = old.split(":")[1]
+            same = [
+                i
+                for i, (section, block) in zip(ids, blocks, strict=True)
+                if _where(section) == where and block.text == text
+            ]
+            if len(same) == 1 and same[0] not in anchors:
+                anchors[same[0]] = text_digest(target[old][1].text)
+
+
+def rules_places(
+    layout: RulesLayout, lang: str, lines: list[str], anchors: dict[str, str] | None = None
+) -> dict[str, tuple[int, _Block]]:
+    """id -> (index, block) of the translation's blocks in `lines` (see align())."""
+    target = rules_blocks(lines)
+    wanted = layout.record.anchors.get(lang, {}) if anchors is None else anchors
+    found = align(layout.ids, layout.blocks, target, wanted)
+    return {i: (n, target[n][1]) for i, n in found.items()}
+
+
+def rules_segments(content: GameContent, source: str) -> list[Segment]:
+    layout = source_layout(content, source)
+    if layout is None:
         return []
+    files = rules_files(content.dir)
+    targets = {
+        lang: rules_places(layout, lang, read_text(path).split("\n"))
+        for lang, path in files.items()
+        if lang != source
+    }
     out = []
-    targets = {lang: rules_contexts(path) for lang, path in files.items() if lang != source}
-    for ctx, (section, block) in rules_contexts(files[source]).items():
+    for ctx, (section, block) in zip(layout.ids, layout.blocks, strict=True):
         places = {
             lang: _place(files[lang], found[ctx][1])
             for lang, found in targets.items()

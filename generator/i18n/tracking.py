@@ -24,13 +24,22 @@ unreviewed. Approval is a separate state on top of review: `pnp i18n approve` re
 language and segment, the digest of the translation a second reader approved (`approved:`); it
 holds while that translation is unchanged and still reviewed against today's source.
 
-The earlier format (one digest per rulebook section, no `format:` key) is still read: a section
-whose digest matches counts as reviewed, one that changed is stale as a whole, and YAML strings
-are not tracked until the file is rewritten by `pnp i18n sync`.
+Rulebook segments are tracked by their stable, content-anchored ids (segments.stable_ids()).
+For each language, `anchors:` keeps the digest of the translation text each rulebook id had when
+the record was last written, so the translation's blocks are found again however the source's
+paragraphs were inserted, moved or deleted since (segments.align()).
+
+Two earlier formats are still read and migrated on the next write, keeping what was reviewed:
+`format: segments` (positional rulebook contexts, `rules:§5.2:p3`: each maps to the id of the
+block it names, or of the block whose text is the one reviewed when the source has moved since)
+and the first one (one digest per rulebook section, no `format:` key: a section whose digest
+matches counts as reviewed, one that changed is stale as a whole, and YAML strings are not
+tracked until the file is rewritten by `pnp i18n sync`).
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,13 +50,16 @@ from pydantic import Field
 
 from generator.errors import ContentError
 from generator.fsio import write_bytes as atomic_write
+from generator.i18n import segments as seg_mod
 from generator.i18n.segments import Segment, source_language
 from generator.load.content import GameContent
 from generator.load.model import LANG_RE, Strict
-from generator.load.yamlload import YDict, load_yaml
+from generator.load.rules_source import rules_files
+from generator.load.yamlload import YDict, load_yaml, read_text
 
 FILE = "i18n-sync.yaml"
-FORMAT = "segments"
+FORMAT = seg_mod.STABLE_FORMAT  # "stable"
+POSITIONAL = "segments"  # the earlier per-string format, with positional rulebook contexts
 HEADER = (
     "# Translations reviewed against their source, written by `pnp i18n sync` and\n"
     "# `pnp i18n import`. For each language and segment: the digest of the source text the\n"
@@ -60,8 +72,10 @@ class SyncSchema(Strict):
     """The file's shape, for `pnp schema` (load() reads it itself, to locate every error)."""
 
     source: str | None = Field(None, pattern=LANG_RE, description="the source language")
-    format: Literal["segments"] | None = Field(
-        None, description="`segments`; absent in the older one-digest-per-section format"
+    format: Literal["stable", "segments"] | None = Field(
+        None,
+        description="`stable` (rulebook segments by content-anchored ids); `segments` in the "
+        "earlier positional format, absent in the first one-digest-per-section format",
     )
     languages: dict[str, dict[str, str]] = Field(
         default_factory=dict,
@@ -74,6 +88,11 @@ class SyncSchema(Strict):
     approved: dict[str, dict[str, str]] = Field(
         default_factory=dict,
         description="language -> {segment context -> digest of the translation approved}",
+    )
+    anchors: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="language -> {rulebook segment id -> digest of its translation's text}, "
+        "to find each translation again when the source's paragraphs move",
     )
 
 
@@ -89,6 +108,8 @@ class Record:
     texts: dict[str, str] = field(default_factory=dict)  # digest -> source text
     legacy: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> section -> digest
     approved: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> ctx -> digest
+    anchors: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> id -> digest
+    positional: bool = False  # `format: segments`: rulebook contexts by position, to migrate
     lines: dict[tuple[str, str | None], int | None] = field(default_factory=dict)
     exists: bool = False
 
@@ -124,12 +145,13 @@ def load(content: GameContent) -> Record:
         return record
     if not isinstance(raw, YDict):
         raise _bad(path, "i18n-sync.yaml must be a mapping with 'source' and 'languages'", 1)
-    unknown = set(raw) - {"source", "languages", "format", "texts", "approved"}
+    unknown = set(raw) - {"source", "languages", "format", "texts", "approved", "anchors"}
     if unknown:
         key = sorted(unknown)[0]
         raise _bad(path, f"unknown key '{key}'", raw.line_of(key), key)
     record.source = raw.get("source")
-    segmented = raw.get("format") == FORMAT
+    segmented = raw.get("format") in (FORMAT, POSITIONAL)
+    record.positional = raw.get("format") == POSITIONAL
     languages = raw.get("languages") or {}
     if not isinstance(languages, dict):
         raise _bad(
@@ -160,6 +182,15 @@ def load(content: GameContent) -> Record:
         str(lang): {str(k): str(v) for k, v in entries.items()}
         for lang, entries in approved.items()
     }
+    anchors = raw.get("anchors") or {}
+    if not isinstance(anchors, dict) or not all(isinstance(v, dict) for v in anchors.values()):
+        raise _bad(
+            path, "'anchors' must map languages to segments", raw.line_of("anchors"), "anchors"
+        )
+    record.anchors = {
+        str(lang): {str(k): str(v) for k, v in (entries or {}).items()}
+        for lang, entries in anchors.items()
+    }
     return record
 
 
@@ -187,6 +218,12 @@ def render(record: Record) -> bytes:
         data["approved"] = {
             lang: dict(sorted(e.items(), key=lambda kv: _order(kv[0])))
             for lang, e in approved.items()
+        }
+    anchors = {lang: e for lang, e in sorted(record.anchors.items()) if e}
+    if anchors:
+        data["anchors"] = {
+            lang: dict(sorted(e.items(), key=lambda kv: _order(kv[0])))
+            for lang, e in anchors.items()
         }
     text = HEADER + yaml.safe_dump(
         data, allow_unicode=True, sort_keys=False, default_flow_style=False, width=100
@@ -241,6 +278,9 @@ def states(content: GameContent, segments: list[Segment], record: Record) -> lis
     """The state of every segment in every target language of the game."""
     source = source_language(content)
     out = []
+    if record.positional:  # read as it will be written: migrated, on a copy
+        record = copy.deepcopy(record)
+        _migrate_positional(content, segments, record)
     against_other = record.source not in (None, source)
     for lang in content.languages:
         if lang == source:
@@ -300,9 +340,39 @@ def mark(
 def prepare(record: Record, content: GameContent, segments: list[Segment]) -> None:
     """Bring a record to today's format and source before it is changed."""
     source = source_language(content)
+    migrated = record.positional
+    if record.positional:
+        _migrate_positional(content, segments, record)
     if record.source not in (None, source) or record.legacy:
         _migrate(content, segments, record, source)
     record.source = source
+    langs = [lang for lang in content.languages if lang != source]
+    refresh_anchors(record, segments, langs, keep=migrated)
+
+
+def refresh_anchors(
+    record: Record,
+    segments: list[Segment],
+    langs: list[str],
+    texts: dict[str, dict[str, str]] | None = None,
+    keep: bool = False,
+) -> None:
+    """Record, for each rulebook segment of `langs`, the digest of its translation's text as it
+    is now (or will be: `texts`, lang -> id -> text an import writes), so the next reading
+    finds each translation again wherever the source's paragraphs have moved. `keep`: the
+    anchors a migration has just set stay as they are."""
+    for lang in langs:
+        anchors: dict[str, str] = dict(record.anchors.get(lang, {})) if keep else {}
+        for seg in segments:
+            if not seg.ctx.startswith("rules:"):
+                continue
+            text = (texts or {}).get(lang, {}).get(seg.ctx, seg.translation(lang))
+            if text is not None and not (keep and seg.ctx in anchors):
+                anchors[seg.ctx] = digest(text)
+        if anchors:
+            record.anchors[lang] = anchors
+        else:
+            record.anchors.pop(lang, None)
 
 
 def mark_in(
@@ -387,3 +457,73 @@ def _migrate(content: GameContent, segments: list[Segment], record: Record, sour
                 entries[seg.ctx] = d
                 record.texts[d] = seg.text
     record.legacy = {}
+
+
+def _migrate_positional(content: GameContent, segments: list[Segment], record: Record) -> None:
+    """From positional rulebook contexts (`rules:§5.2:p3`) to stable ids, keeping what was
+    reviewed and approved. An entry goes to the block its context names in today's source,
+    unless the source text it was reviewed against is, word for word, another segment of the
+    same section and kind (the source has moved since): then to that one. Each translation's
+    block at the old context is anchored to the same id, so a translation that was shown
+    against the wrong paragraph finds its own again."""
+    record.positional = False
+    files = rules_files(content.dir)
+    source = source_language(content)
+    rules = [s for s in segments if s.ctx.startswith("rules:")]
+    by_place = {(s.source.lines, s.source.cell, s.source.call): s for s in rules}
+    positions: dict[str, Segment] = {}
+    if source in files:
+        for old, (_, block) in seg_mod.positional_contexts(
+            read_text(files[source]).split("\n")
+        ).items():
+            key = (
+                (block.first, block.last),
+                (block.first, block.cell[2]) if block.cell else None,
+                (block.call[2], block.call[3]) if block.call else None,
+            )
+            if key in by_place:
+                positions[old] = by_place[key]
+
+    for lang in set(record.reviewed) | set(record.approved):
+        entries = record.reviewed.get(lang, {})
+        target = (
+            seg_mod.positional_contexts(read_text(files[lang]).split("\n")) if lang in files else {}
+        )
+        moved: dict[str, str] = {}  # old context -> id
+        taken: set[str] = set()
+        for ctx, value in entries.items():
+            if not ctx.startswith("rules:"):
+                continue
+            seg = positions.get(ctx)
+            text = record.texts.get(recorded_digest(value) or "")
+            if text is not None and (seg is None or seg.text != text):
+                where = ctx.split(":")[1]
+                same = [
+                    s
+                    for s in rules
+                    if s.text == text
+                    and s.ctx not in taken
+                    and s.ctx.split(":")[1] == where
+                    and (seg is None or s.kind == seg.kind)
+                ]
+                if len(same) == 1:
+                    seg = same[0]
+            if seg is not None and seg.ctx not in taken:
+                moved[ctx] = seg.ctx
+                taken.add(seg.ctx)
+        anchors = record.anchors.setdefault(lang, {})
+        for old, new in moved.items():
+            if old in target:
+                anchors[new] = digest(target[old][1].text)
+        record.reviewed[lang] = {
+            moved.get(ctx, ctx): v
+            for ctx, v in entries.items()
+            if not ctx.startswith("rules:") or ctx in moved
+        }
+        approved = record.approved.get(lang)
+        if approved:
+            record.approved[lang] = {
+                moved.get(ctx, ctx): v
+                for ctx, v in approved.items()
+                if not ctx.startswith("rules:") or ctx in moved
+            }

@@ -161,9 +161,14 @@ def _fill(band: Band, lat: Lattice, region: Rect, pieces: list, block_no: int) -
 
 
 def _per_row(room_w: float, lat: Lattice, offset: float) -> int:
-    if room_w - offset < lat.cw - 1e-6:
+    if not room_w - offset >= lat.cw - 1e-6:  # (NaN: none)
         return 0
-    return int((room_w - offset - lat.cw + 1e-6) // lat.pitch) + 1
+    more = (room_w - offset - lat.cw + 1e-6) // lat.pitch
+    # a pitch far below the room (1e-300 pt) gives an infinite count: more than any band holds
+    return int(min(more, MAX_PER_ROW)) + 1
+
+
+MAX_PER_ROW = 1 << 30
 
 
 def printable(paper: tuple[float, float], margin: float) -> Rect:
@@ -240,7 +245,20 @@ class DoesNotFit(ValueError):
 
 
 def pack(bands: list[Band], paper: tuple[float, float], margin: float) -> list[Sheet]:
-    """Every piece of every band on as few sheets as this packer finds."""
+    """Every piece of every band on as few sheets as this packer finds.
+
+    It ends on any input. `_fill` places a piece per column step, and ends a row once every
+    piece is placed or none fits. A piece of no size, or of a size that is not finite, is
+    refused first, so a row always moves down. `_pack_order` ends because each step either
+    places a piece, or moves to the next sheet. A fresh sheet that takes no piece is refused
+    (DoesNotFit). The orders tried are at most 4 x (1 + MAX_ORDERS).
+    tests/test_security_round3.py tries any sizes at all."""
+    bands = [b for b in bands if b.pieces]
+    if not bands:
+        return []
+    for b in bands:  # a negative bleed or gap would lay pieces off the sheet
+        if not all(math.isfinite(v) and v >= 0 for v in (b.bleed, b.gap)):
+            raise DoesNotFit(f"{b.key}: bleed {b.bleed:g} pt, gap {b.gap:g} pt: not sizes")
     best: list[Sheet] | None = None
     orders = itertools.islice(itertools.permutations(bands), MAX_ORDERS)
     tries = itertools.product([list(bands), *map(list, orders)], (False, True), (False, True))

@@ -109,7 +109,8 @@ class TextBox(BoxBase):
     min_size: TextSize | None = None
     leading: float = Field(1.2, gt=0.5, le=3)
     color: Colour = "#000000"
-    align: Literal["left", "center", "right"] = "left"
+    # start/end follow the language's direction: start is left, or right in Arabic and Hebrew
+    align: Literal["start", "end", "left", "center", "right"] = "start"
     valign: Literal["top", "middle", "bottom"] = "top"
     wrap: bool = True
     padding: Annotated[AbsLength, NonNegative] = Length(0)

@@ -39,6 +39,7 @@ class ItemSpec:
     back: str | None
     file: Path
     line: int | None
+    data_lines: dict[str, int] = field(default_factory=dict)  # "label", "label.es": lines
 
 
 @dataclass
@@ -50,6 +51,12 @@ class ComponentSpec:
     size_pt: tuple[float, float]
     sheet: Path | None = None  # the spreadsheet its items come from (`items: cards.csv`)
     sheet_name: str | None = None  # its sheet (`items: cards.xlsx#Planes`); None: the first
+    data_lines: dict[str, int] = field(default_factory=dict)  # its `data:` keys' lines
+
+    def data_line(self, key: str, lang: str | None = None) -> int | None:
+        """The line of `data.<key>` (of its `lang` text when it has one)."""
+        lines = self.data_lines
+        return lines.get(f"{key}.{lang}") or lines.get(key) or self.line_of.get("data")
 
     @property
     def id(self) -> str:
@@ -76,6 +83,11 @@ class GameContent:
     files: list[Path] = field(default_factory=list)
     rules: dict = field(default_factory=dict)  # lang -> RulesSource
     draft_errors: list = field(default_factory=list)  # draft languages' rulebooks that did not load
+    game_lines: dict[str, int] = field(default_factory=dict)  # game.yaml's keys: their lines
+
+    def game_error(self, exc: ContentError, key: str) -> ContentError:
+        """An error in game.yaml's `key` (its title in one language), located there."""
+        return exc.located(self.dir / "game.yaml", self.game_lines.get(key), key)
 
     @property
     def id(self) -> str:
@@ -87,6 +99,21 @@ class GameContent:
 
     def component(self, component_id: str) -> ComponentSpec:
         return next(c for c in self.components if c.id == component_id)
+
+
+def data_lines(raw: Any) -> dict[str, int]:
+    """The lines of a `data:` mapping's keys and of their language texts ("label",
+    "label.es"), so an error in one is located at its own line."""
+    out: dict[str, int] = {}
+    data = raw.get("data") if isinstance(raw, dict) else None
+    if not isinstance(data, YDict):
+        return out
+    for key, value in data.items():
+        out[str(key)] = data.line_of(key) or 0
+        if isinstance(value, YDict):
+            for sub in value:
+                out[f"{key}.{sub}"] = value.line_of(sub) or 0
+    return out
 
 
 def _expand_items(
@@ -113,6 +140,7 @@ def _expand_items(
                 written.back if written.back is not None else comp.back,
                 where,
                 line,
+                data_lines(raw_items[index]) if sheet is None else {},
             )
         )
     if comp.matrix:
@@ -293,6 +321,7 @@ def _load_game(project: Project, game_id: str) -> GameContent:
                 size,
                 sheet.path if sheet is not None else None,
                 sheet.sheet if sheet is not None else None,
+                data_lines(raw),
             )
         )
         files.append(comp_file)
@@ -316,6 +345,7 @@ def _load_game(project: Project, game_id: str) -> GameContent:
         files.append(manifest_file)
     content = GameContent(project, game_dir, game, components, manifest, manifest_raw, files, rules)
     content.draft_errors = draft_errors
+    content.game_lines = dict(raw_game.key_lines)
     return content
 
 

@@ -92,6 +92,7 @@ class Language:
     count_tail: str | None = None  # regex of what may follow a count in a counter language
     italic: bool = True  # from the script: emphasis may slant (else it is bold)
     line_height: float | None = None  # from the script: the rulebook's line height
+    direction: str = "ltr"  # from the script: "rtl" (Arabic, Hebrew) is set right to left
 
     def label(self, key: str) -> str:
         return self.labels.get(key) or key
@@ -314,6 +315,7 @@ _KEYS = {
     "aliases",
     "figure_phrases",  # read by the rulebook checks (figure references), not here
     "plural_forms",
+    "region_scripts",  # region -> the script it writes the language in: {TW: Hant}
     "supported",  # false: the language is refused (with `reason`), as for its script
     "reason",
 }
@@ -322,8 +324,16 @@ _KEYS = {
 @lru_cache(maxsize=64)
 def get(code: str) -> Language:
     """The language `code` (its file, or default.yaml for a code without one)."""
-    language, script_tag, _ = parts(code) if LANG_CODE.fullmatch(code) else (code, None, None)
-    path = _find(f"{code}.yaml") or (_find(f"{language}.yaml") if language != code else None)
+    language, script_tag, region = parts(code) if LANG_CODE.fullmatch(code) else (code, None, None)
+    path = _find(f"{code}.yaml")
+    if path is None and language != code:
+        general = _find(f"{language}.yaml")
+        if script_tag is None and region:  # zh-TW is written in Hant (zh.yaml: region_scripts)
+            likely = (_read(general).get("region_scripts") or {}) if general else {}
+            script_tag = str(likely[region]) if region in likely else None
+        if script_tag:  # zh-Hant-TW, zh-TW: zh-Hant.yaml
+            path = _find(f"{language}-{script_tag}.yaml")
+        path = path or general
     default = _find("default.yaml")
     data = _read(path) if path else (_read(default) if default else {})
     unknown = set(data) - _KEYS
@@ -378,6 +388,7 @@ def get(code: str) -> Language:
         plural_forms=str(data["plural_forms"]) if data.get("plural_forms") else None,
         italic=bool(rules.get("italic", True)),
         line_height=float(rules["line_height"]) if rules.get("line_height") else None,
+        direction="rtl" if rules.get("direction") == "rtl" else "ltr",
     )
 
 

@@ -13,7 +13,6 @@ from pydantic import (
     AfterValidator,
     BaseModel,
     BeforeValidator,
-    ConfigDict,
     Discriminator,
     Field,
     PrivateAttr,
@@ -26,7 +25,9 @@ from pydantic import (
 
 from generator.limits import LIMITS
 from generator.load import languages
+from generator.load.export_options import EXPORT_FORMATS, ExportEntry
 from generator.load.languages import LANG_CODE
+from generator.load.strict import STRICT
 from generator.units import MM, Length, parse_length
 
 ID_RE = r"^[a-z0-9][a-z0-9_-]*$"
@@ -35,16 +36,7 @@ MAX_COUNT = 1000  # copies of one item; anything above is a typo, not a print ru
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(
-        # Validators are built on first use, not at import: a build whose content model comes
-        # from the cache (model_cache.py) never validates, so it never pays for them.
-        defer_build=True,
-        extra="forbid",
-        arbitrary_types_allowed=True,
-        frozen=False,
-        populate_by_name=True,
-        allow_inf_nan=False,  # NaN or infinity must never reach a PDF or the manifest
-    )
+    model_config = STRICT  # unknown keys are errors; validators are built on first use
 
 
 def fingerprint(value: Any) -> str:
@@ -180,9 +172,6 @@ class Offset(Strict):
     y: Annotated[AbsLength, _OFFSET] = Length(0)
 
 
-# The export formats content may name. Each is one module of generator/exports/, registered in
-# its FORMATS (which must list exactly these, in this order: it says so when it does not); the
-# names live here because the model is loaded below the exporters (docs/architecture-layers.md).
 # what a component's `items:` may name instead of listing its items (load/sheets.py reads them)
 SHEET_SUFFIXES = (".csv", ".xlsx", ".xlsm", ".xls", ".ods")
 
@@ -193,37 +182,6 @@ def is_sheet_ref(value: Any) -> bool:
         return False
     name = value.split("#", 1)[0].strip().lower()
     return name.endswith(SHEET_SUFFIXES)
-
-
-EXPORT_FORMATS = ("sheets", "print-shop", "png", "tts", "gutterfold", "ink-saver")
-
-
-class ExportSpec(Strict):
-    """One export a game (or component) asks for; a bare name in YAML means {format: name}."""
-
-    format: str = Field(description="one of: " + ", ".join(EXPORT_FORMATS))
-    preset: str | None = Field(None, description="png: a shop preset from templates/printers.yaml")
-    dpi: int | None = Field(None, ge=72, le=1200, description="png and tts: pixels per inch")
-    base_url: str | None = Field(
-        None, description="tts: hosted images are at this URL instead of file:// paths"
-    )
-    components: list[str] | None = Field(None, description="only these components")
-
-    @field_validator("format")
-    @classmethod
-    def _known(cls, value):
-        if value not in EXPORT_FORMATS:
-            raise ValueError(
-                f"unknown export format '{value}' (formats: {', '.join(EXPORT_FORMATS)})"
-            )
-        return value
-
-
-def _export_spec(value):
-    return {"format": value} if isinstance(value, str) else value
-
-
-ExportEntry = Annotated[ExportSpec, BeforeValidator(_export_spec)]
 
 
 Corner = Literal["top-left", "top-right", "bottom-left", "bottom-right"]
@@ -292,8 +250,9 @@ class PrintSettings(Strict):
     )
     exports: list[ExportEntry] | None = Field(
         None,
-        description="what to write: sheets, print-shop, png, tts, gutterfold, ink-saver "
-        "(default: sheets, plus print-shop when one_per_page is true)",
+        description="what to write: " + ", ".join(EXPORT_FORMATS) + ", each a bare name or "
+        "{format: NAME, ...} with that format's own keys (default: sheets, plus print-shop "
+        "when one_per_page is true)",
     )
 
     @field_validator("papers")

@@ -40,6 +40,10 @@ class Project:
     root: Path
 
     def __post_init__(self) -> None:
+        # One project, one root: a relative root ("." from a script or a test) would be kept
+        # in the model cache under the resolved path that keys it, and a later load by the
+        # absolute path would get a model whose paths depend on the working folder.
+        object.__setattr__(self, "root", Path(self.root).resolve())
         # The project is its folder, plus wherever its templates/ really is (a designer may
         # share one template library between projects with a symlinked templates/ folder).
         _ROOTS.add(os.path.realpath(self.root))

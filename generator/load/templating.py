@@ -21,7 +21,7 @@ from generator.cache.template_cache import CachedCompile
 from generator.errors import ContentError
 from generator.limits import LIMITS
 
-_LANG = re.compile(r"^[a-z]{2}\Z")
+_LANG = re.compile(r"^[a-z]{2}(?:-[A-Z][a-z]{3})?(?:-[A-Z]{2})?\Z")  # a language tag: es, zh-Hant
 MAX_RENDERED = 100_000  # characters; longer output is a runaway template
 
 

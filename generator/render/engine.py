@@ -16,6 +16,7 @@ from generator.errors import ContentError, Finding
 from generator.load import templating
 from generator.load.content import ComponentSpec, GameContent, ItemSpec
 from generator.load.layouts import LayoutStore, game_store
+from generator.load.model import SHEET_SUFFIXES
 from generator.load.project import inside
 from generator.render import replay, version_mark
 from generator.render.boxes import KINDS, fitness
@@ -39,9 +40,9 @@ class Contexts:
     def context(self, comp: ComponentSpec, item: ItemSpec | None) -> dict[str, Any]:
         try:
             ctx = dict(self._game_ctx)
-            ctx.update(templating.localize(comp.model.data, self.lang, self.languages))
+            ctx.update(self._localized(comp.model.data, comp, None))
             if item is not None:
-                ctx.update(templating.localize(item.data, self.lang, self.languages))
+                ctx.update(self._localized(item.data, comp, item))
                 ctx["item"] = {"id": item.id, "count": item.count}
             try:
                 name = templating.pick(comp.model.name, self.lang)
@@ -52,10 +53,53 @@ class Contexts:
             # Data strings may themselves be templates over the item's data (an effect text
             # "Hace {{ damage }} daño"), so the card and the rulebook share one source.
             # A common back has no item: a per-item text is simply not available there.
-            return templating.render_data(ctx, on_error=None if item is not None else _no_item)
+            return templating.render_data(
+                ctx, on_error=self._at_key(comp, item) if item is not None else _no_item
+            )
         except ContentError as exc:
             where = (item.file, item.line) if item else (comp.file, None)
             raise exc.located(*where) from None
+
+    def _localized(self, data: dict, comp: ComponentSpec, item: ItemSpec | None) -> dict:
+        """`data` (the component's, or the item's) in this language; a value without this
+        language's text is an error at its own key: its line in the YAML, or the cell to
+        fill in a spreadsheet's row."""
+        out = {}
+        for key, value in data.items():
+            try:
+                out[key] = templating.localize(value, self.lang, self.languages)
+            except ContentError as exc:
+                if item is None:
+                    line = comp.data_line(key, None)
+                    raise exc.located(comp.file, line, f"data.{key}") from None
+                if item.file.suffix.lower() in SHEET_SUFFIXES:
+                    cell = f"{key}.{self.lang}"
+                    exc.hint = (
+                        f"fill this row's '{cell}' cell (the field's '.{self.lang}' column; "
+                        "add the column if none)"
+                    )
+                    raise exc.located(item.file, item.line, cell) from None
+                line = item.data_lines.get(key) or item.line
+                raise exc.located(item.file, line, f"data.{key}") from None
+        return out
+
+    def _at_key(self, comp: ComponentSpec, item: ItemSpec):
+        """A data string's template error, located at the `data:` key it is written under
+        (the item's own, else the component's, else the game's), not at the item."""
+
+        def locate(key: str, exc: ContentError):
+            lang = self.lang
+            if key in item.data:
+                lines = item.data_lines
+                line = lines.get(f"{key}.{lang}") or lines.get(key) or item.line
+                raise exc.located(item.file, line, f"data.{key}")
+            if key in comp.model.data:
+                raise exc.located(comp.file, comp.data_line(key, lang), f"data.{key}")
+            if key in self.content.game.data:
+                raise exc.located(self.content.dir / "game.yaml", None, f"data.{key}")
+            raise exc
+
+        return locate
 
 
 def _no_item(key: str, exc: ContentError) -> StrictUndefined:

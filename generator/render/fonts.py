@@ -28,6 +28,7 @@ from generator.limits import LIMITS
 from generator.load import languages
 from generator.load.project import DEFAULTS, read_bytes
 from generator.load.yamlload import load_yaml
+from generator.render import shaping
 
 STYLES = ("regular", "bold", "black", "italic", "bold-italic")
 FAMILY_KEYS = ("name",)  # besides the styles: the family's name in rulebook CSS ("PnP Gothic")
@@ -46,6 +47,7 @@ class Face:
     ascent: float  # per 1 pt of size
     descent: float  # positive, per 1 pt
     cmap: frozenset
+    shaped: bool = False  # its script is shaped by HarfBuzz (scripts.yaml `shaping: true`)
     # widths at 1 pt by text: words repeat across cards. Owned by the face, which is owned by
     # the session that registered it, so a changed font file is measured afresh.
     _widths: dict[str, float] = field(default_factory=dict, compare=False, hash=False, repr=False)
@@ -60,8 +62,23 @@ class Face:
     def width(self, text: str, size: float) -> float:
         w = self._widths.get(text)
         if w is None:
-            w = self._widths[text] = pdfmetrics.stringWidth(text, self.name, 1.0)
+            if self.shaped:  # joined forms and ligatures have widths of their own
+                w = self._widths[text] = shaping.width(self.name, text)
+            else:
+                w = self._widths[text] = pdfmetrics.stringWidth(text, self.name, 1.0)
         return w * size
+
+    def draw_run(self, canvas, x: float, y: float, text: str, size: float, rtl: bool) -> float:
+        """One run of one bidirectional level in this face at (x, y), shaped when the face is,
+        set right to left when `rtl`; returns its width."""
+        canvas.setFont(self.name, size)
+        if not self.shaped:
+            canvas.drawString(x, y, shaping.mirrored(text) if rtl else text)
+            return self.width(text, size)
+        shaped = shaping.glyphs(self.name, text, rtl)
+        for dx, dy, chars in shaping.groups(shaped):
+            canvas.drawString(x + dx * size, y + dy * size, chars)
+        return sum(g.advance for g in shaped) * size
 
 
 class Chain:
@@ -118,6 +135,12 @@ class Chain:
         """`text` at (x, y) (centred on x when `centre`), each run in its own face."""
         if centre:
             x -= self.width(text, size) / 2
+        if shaping.needs_bidi(text):  # right-to-left letters: ordered, and shaped
+            keyed = [(c, face) for face, piece in self.runs(text) for c in piece]
+            for level, piece, face in shaping.visual_runs(keyed, None):
+                assert isinstance(face, Face)
+                x += face.draw_run(canvas, x, y, piece, size, level % 2 == 1)
+            return
         for face, piece in self.runs(text):
             canvas.setFont(face.name, size)
             canvas.drawString(x, y, piece)
@@ -147,6 +170,7 @@ class FontBook:
         self._chains: dict[tuple[str, str, str], Chain] = {}
 
     def _load(self, raw, fonts_dir: Path, spec_file: Path, only: set[str] | None = None) -> None:
+        shaped = shaped_families()
         for family, faces in (raw.get("families") or {}).items():
             if only is not None and family not in only:
                 continue
@@ -170,6 +194,7 @@ class FontBook:
                     font_file(fonts_dir, filename),
                     spec_file,
                     faces.line_of(style),
+                    family in shaped,
                 )
 
     def fallbacks(self, lang: str | None) -> tuple[str, ...]:
@@ -251,7 +276,7 @@ def _parse(name: str, path: Path) -> TTFont:
 
 
 @session.cached
-def _register(name: str, path: Path, spec_file: Path, line: int | None) -> Face:
+def _register(name: str, path: Path, spec_file: Path, line: int | None, shaped: bool) -> Face:
     try:
         font = _parse(name, path)
     except (TTFError, OSError) as exc:
@@ -264,9 +289,8 @@ def _register(name: str, path: Path, spec_file: Path, line: int | None) -> Face:
         ) from None
     pdfmetrics.registerFont(font)
     face = font.face
-    return Face(
-        name, path, face.ascent / 1000, abs(face.descent) / 1000, frozenset(face.charToGlyph)
-    )
+    cmap = frozenset(c for c in face.charToGlyph if not 0xE000 <= c <= 0xF8FF or not shaped)
+    return Face(name, path, face.ascent / 1000, abs(face.descent) / 1000, cmap, shaped)
 
 
 def font_spec(fonts_dir: Path) -> Path:
@@ -283,6 +307,13 @@ def font_file(fonts_dir: Path, filename: str) -> Path:
         return path
     bundled = DEFAULTS / "fonts" / filename
     return bundled if bundled.exists() else path
+
+
+def shaped_families() -> frozenset[str]:
+    """The families of the scripts shaped by HarfBuzz (scripts.yaml `shaping: true`)."""
+    return frozenset(
+        str(s["font"]) for s in languages.scripts().values() if s.get("shaping") and s.get("font")
+    )
 
 
 def script_families() -> tuple[str, ...]:

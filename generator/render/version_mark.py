@@ -29,6 +29,7 @@ from generator.render.boxes.base import Frame, Placed, Rect, bounds, colour, mul
 from generator.render.boxes.repeat import cells
 from generator.render.boxes.text import extent, fit_text
 from generator.render.boxes.walk import walk
+from generator.render.shaping import is_rtl as rtl_language
 from generator.units import MM
 
 if TYPE_CHECKING:
@@ -177,7 +178,7 @@ def _covered(renderer: FaceRenderer, frame: Frame, placed: list[Placed]):
         try:
             if box.kind == "text":
                 fitted, faces = fit_text(renderer, box, p.rect, p.ctx)
-                ink = extent(fitted, faces, box, p.rect)
+                ink = extent(fitted, faces, box, p.rect, rtl_language(renderer.lang))
                 if ink is not None:
                     yield p.label, "text", bounds(multiply(p.frame.to_face, p.transform), ink)
             elif box.kind in ART_KINDS:

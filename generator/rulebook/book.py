@@ -410,6 +410,7 @@ class _Builder:
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache(content)
         self.world = "" if dry else world_digest(content)  # the digest names cached pictures
         self.glossary = load_glossary(content.dir)
+        self.mark_lines = False  # data-line on each block: for segment_boxes() only
 
     def icons(self, lang: str) -> dict[str, str]:
         out = {}
@@ -486,6 +487,7 @@ class _Builder:
                 "file": path,
                 "first_line": first_line,
                 "key": key,
+                "mark_lines": self.mark_lines,
             }
             html = markup.to_html(text, env)
             # Hangul words stay whole in every edition (Korean quoted in en or es too); before
@@ -576,10 +578,7 @@ class _Builder:
             w, h = spec.size_pt
             picture = faces.face(spec, spec.items[0], "front", w * height / h)
             cls = "face shaped" if picture.shaped else "face"  # a die-cut face is not framed
-            html.append(
-                f'<img class="{cls}" src="{picture.path.resolve().as_uri()}" alt="" '
-                f'style="height: {height / MM:.2f}mm">'
-            )
+            html.append(picture.img(cls, "", f"height: {height / MM:.2f}mm"))
         return Markup("".join(html))
 
 
@@ -711,9 +710,14 @@ def _toc(language: LanguageHtml, max_depth: int = 2) -> list[SectionHtml]:
 
 
 def _single_html(
-    content: GameContent, lang: str, paper: str, cache_dir: Path | None
+    content: GameContent,
+    lang: str,
+    paper: str,
+    cache_dir: Path | None,
+    mark_lines: bool = False,
 ) -> tuple[str, LanguageHtml]:
     builder = _Builder(content, cache_dir)
+    builder.mark_lines = mark_lines
     language = builder.language(lang)
     html = _render_page(
         content,
@@ -798,22 +802,31 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = epoch or "946684800"  # 2000-01-01
     try:
+        current = [_number_figures(html)]
 
-        def lay_out(extra_css: str = ""):
+        def lay_out(extra_css: str = "", source: str | None = None):
+            text = current[0] if source is None else source
             # an extra rule goes in as the book's own last stylesheet (author origin, after
             # rulebook.css): it outranks the plain @page rule, not the named pages (the cover)
-            text = html.replace("</head>", f"<style>{extra_css}</style></head>", 1)
+            if extra_css:
+                text = text.replace("</head>", f"<style>{extra_css}</style></head>", 1)
             return HTML(
-                string=text if extra_css else html,
+                string=text,
                 base_url=content.project.template_dir("rulebook").resolve().as_uri() + "/",
                 url_fetcher=fetcher,
             ).render()
 
-        document = _without_a_near_empty_last_page(lay_out, lay_out())
+        document = _figures_floated(lay_out, lay_out(), current)
+        document = _without_a_near_empty_last_page(lay_out, document)
         if fetcher.guard.refused:  # WeasyPrint may log a failed fetch and carry on: we do not
             raise fetcher.guard.refused[0]
+        from generator.rulebook import vector  # start-up: pikepdf only when a book is written
+
+        faces = vector.placements(document)
         with fsio.atomic_path(out_path) as tmp:
             document.write_pdf(tmp)
+            # the faces as vectors (their text stays text) where their empty SVGs were laid out
+            vector.place_faces(tmp, faces, Path(cache_dir) if cache_dir else default_cache(content))
     except fatal as exc:
         cause = exc.__cause__
         if isinstance(cause, ContentError):
@@ -824,6 +837,183 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
     finally:
         if epoch is None:
             os.environ.pop("SOURCE_DATE_EPOCH", None)
+    return document
+
+
+# A figure too tall for the rest of its page starts the next one; the page it leaves may keep
+# at most this much of its text area blank. Past that, the paragraphs after the figure move up
+# before it (the figure floats down to the next place it fits), a block at a time.
+MOST_BLANK_BEFORE_FIGURE = 0.25
+FIGURE_MOVES = 10  # layouts tried per book, at most
+
+_FIGURE_DIV = re.compile(r'<div class="(?:board-figure|figure-row)(?![^"]*float-)')
+_MOVABLE = re.compile(r"\s*<(p|ul|ol|table|aside|h2|h3|h4|blockquote)[\s>]")
+
+
+def _number_figures(html: str) -> str:
+    """Every figure block (not a floated one) marked data-fig="N", so a layout names it."""
+    count = iter(range(1_000_000))
+    return _FIGURE_DIV.sub(lambda m: f'<div data-fig="{next(count)}"' + m.group(0)[4:], html)
+
+
+def _element_end(html: str, start: int, tag: str) -> int | None:
+    """Where the element opened at `start` (a `tag`) closes, its closing tag included."""
+    opening = re.compile(rf"<{tag}[\s>]|</{tag}>")
+    depth = 0
+    for match in opening.finditer(html, start):
+        depth += -1 if match.group(0).startswith("</") else 1
+        if depth == 0:
+            return match.end()
+    return None
+
+
+def _move_figure_down(html: str, number: str) -> str | None:
+    """`html` with figure `number` moved after the block that follows it (a paragraph, a list,
+    a table, a note or a subsection heading); None when none follows in its column."""
+    start = html.find(f'<div data-fig="{number}"')
+    if start < 0:
+        return None
+    end = _element_end(html, start, "div")
+    if end is None:
+        return None
+    following = _MOVABLE.match(html, end)
+    if following is None:
+        return None
+    after = _element_end(html, following.start(1) - 1, following.group(1))
+    if after is None:
+        return None
+    figure = html[start:end]
+    return html[:start] + html[end:after] + figure + html[after:]
+
+
+_SHRINKABLE = re.compile(
+    r'<span class="figure[^"]*" data-least="([\d.]+)" style="width: ([\d.]+)mm'
+)
+
+
+def _shrink_figure(html: str, number: str) -> str | None:
+    """`html` with the figures of block `number` drawn at their least width (their text still
+    at 6 pt, and at least three quarters of their width); None when none can shrink."""
+    start = html.find(f'<div data-fig="{number}"')
+    end = _element_end(html, start, "div") if start >= 0 else None
+    if end is None:
+        return None
+    block = html[start:end]
+    shrunk = block
+    for match in _SHRINKABLE.finditer(block):
+        least, width = match.group(1), match.group(2)
+        if float(least) < float(width) - 0.05:
+            shrunk = shrunk.replace(f"width: {width}mm", f"width: {least}mm")
+    if shrunk == block:
+        return None
+    return html[:start] + shrunk + html[end:]
+
+
+def _smaller_first(html: str, number: str) -> str | None:
+    """`html` with the figures of row `number` in the order of their widths, narrowest first:
+    a row that breaks between its lines then leaves the ones that fit on the page; None when
+    that changes nothing."""
+    start = html.find(f'<div data-fig="{number}"')
+    end = _element_end(html, start, "div") if start >= 0 else None
+    if end is None:
+        return None
+    spans: list[tuple[int, int, float]] = []
+    for match in _SHRINKABLE.finditer(html, start, end):
+        if spans and match.start() < spans[-1][1]:
+            continue
+        close = _element_end(html, match.start(), "span")
+        if close is None:
+            return None
+        spans.append((match.start(), close, float(match.group(2))))
+    if len(spans) < 2:
+        return None
+    order = sorted(spans, key=lambda s: s[2])
+    if order == spans:
+        return None
+    inner = "".join(html[a:b] for a, b, _ in order)
+    return html[: spans[0][0]] + inner + html[spans[-1][1] :]
+
+
+def stranded_figures(document) -> list[tuple[int, str, float]]:
+    """Figures that start a page after one left more than MOST_BLANK_BEFORE_FIGURE of its text
+    area blank: [(page index, figure number, blank fraction)]."""
+    from weasyprint.formatting_structure import boxes as B
+
+    found = []
+    for index in range(1, len(document.pages)):
+        root = document.pages[index]._page_box
+        top = root.content_box_y()
+        first = None
+
+        def walk(box):
+            nonlocal first
+            if first is not None:
+                return
+            element = getattr(box, "element", None)
+            if element is not None and element.get("data-fig") is not None:
+                first = box
+                return
+            if isinstance(box, B.LineBox | B.ReplacedBox):
+                first = False  # text or a picture comes first
+                return
+            for child in getattr(box, "children", None) or []:
+                walk(child)
+
+        for child in root.children:
+            if not isinstance(child, B.MarginBox):
+                walk(child)
+        if not first or first.position_y > top + 10 * 96 / 25.4:  # not at the page's head
+            continue
+        blank = 1.0 - page_fill(document, index - 1)
+        if blank > MOST_BLANK_BEFORE_FIGURE:
+            found.append((index, first.element.get("data-fig"), blank))
+    return found
+
+
+def _figures_floated(lay_out, document, current: list[str]):
+    """`document`, or a layout of `current[0]` where each figure that left more than a quarter
+    of the page before it blank has been helped until that page is filled, adding no page: a
+    row of figures puts its narrowest first (those that fit stay); else the figure floats down
+    past the blocks after it, or, with none left, shrinks as far as its text allows
+    (`current[0]` is updated to the HTML laid out). A figure none of that helps stays put."""
+    tries = 0
+    done: set[str] = set()
+    while tries < FIGURE_MOVES:
+        stranded = [s for s in stranded_figures(document) if s[1] not in done]
+        if not stranded:
+            break
+        index, number, _ = stranded[0]
+        done.add(number)
+        # a row of figures tries its narrowest first before anything moves: the figures then
+        # stay beside their text, and it costs one layout
+        starts = [current[0]]
+        reordered = _smaller_first(current[0], number)
+        if reordered is not None:
+            starts.insert(0, reordered)
+        for html in starts:
+            fixed = None
+            if html is not current[0]:  # the row reordered, as it is
+                tries += 1
+                candidate = lay_out(source=html)
+                if len(candidate.pages) > len(document.pages) or (
+                    1 - page_fill(candidate, index - 1) > MOST_BLANK_BEFORE_FIGURE
+                ):
+                    continue  # moves start from the row as written
+                fixed = (html, candidate)
+            while fixed is None and tries < FIGURE_MOVES:
+                moved = _move_figure_down(html, number) or _shrink_figure(html, number)
+                if moved is None:
+                    break
+                tries += 1
+                candidate = lay_out(source=moved)
+                if len(candidate.pages) > len(document.pages):
+                    break
+                html = moved
+                if 1 - page_fill(candidate, index - 1) <= MOST_BLANK_BEFORE_FIGURE:
+                    fixed = (html, candidate)
+            if fixed is not None:
+                current[0], document = fixed
+                break
     return document
 
 
@@ -849,9 +1039,14 @@ def _without_a_near_empty_last_page(lay_out, document):
 
 def last_page_fill(document) -> float:
     """How much of its text area the last page's text fills, from the top (0 to 1)."""
+    return page_fill(document, -1)
+
+
+def page_fill(document, index: int) -> float:
+    """How much of its text area page `index`'s text fills, from the top (0 to 1)."""
     from weasyprint.formatting_structure import boxes as B
 
-    root = document.pages[-1]._page_box
+    root = document.pages[index]._page_box
     top, height = root.content_box_y(), root.height
     bottom = top
 
@@ -951,6 +1146,43 @@ def render_rulebook(
             "pdf": round(time.perf_counter() - html_done, 3),
         },
     }
+
+
+def segment_boxes(
+    content: GameContent, lang: str, paper: str, out_path: Path, cache_dir: Path | None = None
+) -> dict[str, tuple[int, tuple[float, float, float, float]]]:
+    """Write the `lang` rulebook to out_path and say where each block of its rules file landed:
+    `"12"` (a paragraph, list item or heading starting on line 12) or `"30:2"` (line 30's
+    table row, second cell) -> (page index from 0, (x0, y0, x1, y1) in PDF points from the
+    page's top left) of the block's first page; a section's heading is `"§5.2"`, the cover's
+    title `"title"`. Read from WeasyPrint's layout."""
+    from weasyprint.formatting_structure import boxes as B
+
+    html, _ = _single_html(content, lang, paper, cache_dir, mark_lines=True)
+    document = write_pdf(content, html, out_path, cache_dir)
+    px = 0.75  # CSS px -> pt
+    found: dict[str, tuple[int, tuple[float, float, float, float]]] = {}
+
+    def walk(box, page: int) -> None:
+        element = getattr(box, "element", None)
+        key = None
+        if element is not None and isinstance(box, B.BlockBox | B.TableCellBox):
+            key = element.get("data-line") or element.get("data-cell")
+            classes = (element.get("class") or "").split()
+            if key is None and "sec-head" in classes and element.get("id", "").startswith("s-"):
+                key = "§" + element.get("id")[2:].replace("-", ".")  # a section's heading
+            elif key is None and "cover-title" in classes:
+                key = "title"
+        if key is not None and key not in found:
+            x, y = box.border_box_x(), box.border_box_y()
+            w, h = box.border_width(), box.border_height()
+            found[key] = (page, (x * px, y * px, (x + w) * px, (y + h) * px))
+        for child in getattr(box, "children", None) or []:
+            walk(child, page)
+
+    for number, page in enumerate(document.pages):
+        walk(page._page_box, number)
+    return found
 
 
 def render_bilingual(

@@ -36,6 +36,7 @@ from generator.load.content import ComponentSpec, GameContent, ItemSpec
 from generator.load.glossary import Glossary
 from generator.rulebook import markup
 from generator.rulebook.figures import FaceCache
+from generator.rulebook.vector import MIN_TEXT_PT as MIN_FIGURE_TEXT_PT
 from generator.units import MM, parse_length
 
 
@@ -103,6 +104,12 @@ def _numeric(value) -> bool:
     return isinstance(value, str) and bool(_NUMBERISH.match(value))
 
 
+# No text in a figure prints smaller (points); a figure is enlarged to this, up to the widest
+# figure a page takes (the column may still narrow it: vector.place_faces then leaves out
+# what would print smaller).
+MIN_TEXT_PT = MIN_FIGURE_TEXT_PT
+MAX_FIGURE_PT = 158 * MM  # the text column of an A4 page
+
 SHORT_TABLE = 10  # rows: a shorter table is never split across pages
 
 
@@ -142,12 +149,18 @@ class RulesData:
             nested=True,
             on_error=_unavailable,
         )
-        self.title = templating.localize(content.game.title, lang, languages)
-        self.description = (
-            templating.localize(content.game.description, lang, languages)
-            if content.game.description
-            else ""
-        )
+        try:
+            self.title = templating.localize(content.game.title, lang, languages)
+        except ContentError as exc:
+            raise content.game_error(exc, "title") from None
+        try:
+            self.description = (
+                templating.localize(content.game.description, lang, languages)
+                if content.game.description
+                else ""
+            )
+        except ContentError as exc:
+            raise content.game_error(exc, "description") from None
         self._components = self._component_rows()
 
     # ------------------------------------------------------------ plain data
@@ -454,16 +467,27 @@ class RulesData:
                 f"figure width {width} is out of range 5-180 mm", code="rules-template"
             )
         picture = self.faces.face(spec, item, side, width_pt)
+        # a figure too small for its text to print at MIN_TEXT_PT is enlarged (up to the
+        # widest figure), and never shrunk to share a row below that
+        need = picture.min_width_pt(MIN_TEXT_PT)
+        if need > width_pt:
+            width_pt = min(need, MAX_FIGURE_PT)
         if caption is None:
             caption = self._caption(spec, item)
         cap = f'<span class="caption">{self._cell(caption)}</span>' if caption else ""
         mm = width_pt / MM
         alt = markup.escape(f"{self._name(spec.id)} {item.id}")
         cls = "face shaped" if picture.shaped else "face"  # a die-cut face is not framed
+        keep = " keep" if picture.min_text_pt else ""
+        # as wide as the column: without its side margins (2 mm each) it fits it
+        wide = "; margin-left: 0; margin-right: 0" if width_pt > 150 * MM else ""
+        # the narrowest it may be drawn to fit a page (book._figures_floated): text at 6 pt
+        least = max(picture.min_width_pt(MIN_TEXT_PT), 0.75 * width_pt) / MM
         html = (
-            f'<span class="figure" style="width: {mm:.2f}mm">'
-            f'<img class="{cls}" src="{picture.path.resolve().as_uri()}" alt="{alt}" '
-            f'style="width: {mm:.2f}mm">{cap}</span>'
+            f'<span class="figure{keep}" data-least="{least:.2f}" '
+            f'style="width: {mm:.2f}mm{wide}">'
+            + picture.img(cls, alt, f"width: {mm:.2f}mm")
+            + f"{cap}</span>"
         )
         return self.blocks.add(html, "figure")
 
@@ -533,6 +557,13 @@ class RulesData:
             total = natural_w * min(1.0, 150 * MM / natural_w, 185 * MM / natural_h)
         else:
             total = _length(width, "board width")
+        # pieces are items of the other components: the board's own faces cannot stand on it
+        board_of = {cell[0].id for row in cells for cell in row if cell}
+        # enlarged (up to the widest figure) until its faces' and pieces' text prints at
+        # MIN_TEXT_PT; what still cannot is left out of the picture when it is placed
+        need = self._board_scale(cells, pieces, board_of)
+        if need * fw > (total - (cols - 1) * g) / cols:
+            total = max(total, min(MAX_FIGURE_PT, cols * fw * need + (cols - 1) * g))
         cell_w = (total - (cols - 1) * g) / cols
         if cell_w <= 2 * MM:
             raise ContentError(
@@ -558,14 +589,13 @@ class RulesData:
                 spec, item, side = cell
                 picture = self.faces.face(spec, item, side, cell_w)
                 alt = markup.escape(f"{item.id}")
-                parts.append(
-                    f'<img class="cell" src="{picture.path.resolve().as_uri()}" alt="{alt}" '
-                    f'style="{margin}width: {pct_w:.3f}%">'
-                )
+                parts.append(picture.img("cell", alt, f"{margin}width: {pct_w:.3f}%"))
             bottom = f' style="margin-bottom: {pct_g:.3f}%"' if r < len(cells) - 1 else ""
             lines.append(f'<div class="board-row"{bottom}>{"".join(parts)}</div>')
         cell_h = cell_w * fh / fw
-        overlay = self._pieces(pieces, per_face, cell_w, cell_h, g, len(cells), cols, cell_w / fw)
+        overlay = self._pieces(
+            pieces, per_face, cell_w, cell_h, g, len(cells), cols, cell_w / fw, board_of
+        )
         cap = f'<p class="caption">{self._cell(caption)}</p>' if caption else ""
         html = (
             f'<div class="board" style="width: {total / MM:.2f}mm">{"".join(lines)}{overlay}</div>'
@@ -573,8 +603,33 @@ class RulesData:
         )
         return self.blocks.add(f'<div class="board-figure">{html}</div>')
 
-    def _pieces(self, pieces, per_face, cell_w, cell_h, gap, rows, cols, scale) -> str:
-        """Absolutely placed faces over a board(), centred on their cells, at the board's scale."""
+    def _board_scale(self, cells, pieces, board_of) -> float:
+        """The smallest scale at which every face of a board (cells and pieces) prints its
+        text at MIN_TEXT_PT or more."""
+        need = 0.0
+        faces = [c for row in cells for c in row if c]
+        for piece in pieces or []:
+            found = [
+                (c, i, piece.get("side", "front"))
+                for c in self.content.components
+                if isinstance(piece, dict) and piece.get("component") in (None, c.id)
+                for i in c.items
+                if i.id == piece.get("item") and c.id not in board_of
+            ]
+            faces.extend(found[:1])  # a wrong piece is reported by _pieces
+        for spec, item, side in faces:
+            try:
+                picture = self.faces.face(spec, item, side, spec.size_pt[0])
+            except ContentError:
+                continue  # reported where the face is drawn
+            if picture.min_text_pt:
+                need = max(need, MIN_TEXT_PT / picture.min_text_pt)
+        return need
+
+    def _pieces(self, pieces, per_face, cell_w, cell_h, gap, rows, cols, scale, board_of) -> str:
+        """Absolutely placed faces over a board(), centred on their cells, at the board's scale.
+        A piece without `component` is looked up among the components the board is not made
+        of (`board_of`), so a piece and a tile may share an item id."""
         if not pieces:
             return ""
         if not isinstance(per_face, int) or not 1 <= per_face <= 8:
@@ -594,7 +649,7 @@ class RulesData:
                 for c in self.content.components
                 if piece.get("component") in (None, c.id)
                 for i in c.items
-                if i.id == piece["item"] and c.model.kind != "tile"
+                if i.id == piece["item"] and c.id not in board_of
             ]
             if len(found) != 1:
                 raise ContentError(
@@ -619,9 +674,12 @@ class RulesData:
             total_w = cols * cell_w + (cols - 1) * gap
             total_h = rows * cell_h + (rows - 1) * gap
             out.append(
-                f'<img class="piece" src="{picture.path.resolve().as_uri()}" '
-                f'alt="{markup.escape(item.id)}" style="left: {(x - pw / 2) / total_w * 100:.3f}%; '
-                f'top: {(y - ph / 2) / total_h * 100:.3f}%; width: {pw / total_w * 100:.3f}%">'
+                picture.img(
+                    "piece",
+                    markup.escape(item.id),
+                    f"left: {(x - pw / 2) / total_w * 100:.3f}%; "
+                    f"top: {(y - ph / 2) / total_h * 100:.3f}%; width: {pw / total_w * 100:.3f}%",
+                )
             )
         return "".join(out)
 
@@ -664,9 +722,12 @@ class RulesData:
             cx, cy = x * MM * scale, y * MM * scale
             turn = f" transform: rotate({rotate}deg);" if rotate else ""
             parts.append(
-                f'<img class="piece" src="{picture.path.resolve().as_uri()}" '
-                f'alt="{markup.escape(item.id)}" style="left: {(cx - pw / 2) / MM:.2f}mm; '
-                f'top: {(cy - ph / 2) / MM:.2f}mm; width: {pw / MM:.2f}mm;{turn}">'
+                picture.img(
+                    "piece",
+                    markup.escape(item.id),
+                    f"left: {(cx - pw / 2) / MM:.2f}mm; "
+                    f"top: {(cy - ph / 2) / MM:.2f}mm; width: {pw / MM:.2f}mm;{turn}",
+                )
             )
         height = area_h * MM * scale
         cap = f'<p class="caption">{self._cell(caption)}</p>' if caption else ""

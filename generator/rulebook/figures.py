@@ -1,10 +1,13 @@
-"""Faces as pictures for the rulebook: one face drawn by the component engine, rasterised.
+"""Faces as pictures for the rulebook: one face drawn by the component engine, as vectors.
 
-A face is drawn with the same FaceRenderer as the card sheets into a one-page PDF (ReportLab),
-rasterised with pypdfium2 at 300 dpi of its printed size and saved as PNG in a cache folder.
-The file name is a hash of everything the picture depends on (layout files, art, fonts, the
-item's data, size, pixels, pnp's drawing code), so a rulebook rebuild reuses the pictures and
-a changed card redraws only itself.
+A face is drawn with the same FaceRenderer as the card sheets into a one-page PDF (ReportLab)
+kept in a cache folder. The rulebook's HTML holds an empty SVG of the face's size in its place
+(WeasyPrint cannot embed a PDF), and `vector.place_faces` draws the face's PDF page there once
+WeasyPrint has written the book: text in a figure stays text in its own embedded fonts, at
+the figure's scale. The preview (`raster=True`) also rasterises the face with pypdfium2 at
+300 dpi of its printed size into a PNG. The file name is a hash of everything the picture
+depends on (layout files, art, fonts, the item's data, size, pnp's drawing code), so a
+rulebook rebuild reuses the pictures and a changed card redraws only itself.
 """
 
 from __future__ import annotations
@@ -34,6 +37,25 @@ class Picture:
     face_w_pt: float
     face_h_pt: float
     shaped: bool = False  # cut to a shape: transparent outside its outline, drawn unframed
+    pdf: Path | None = None  # the face as a one-page vector PDF
+    placeholder: Path | None = None  # an empty SVG of the face's size, where the PDF goes
+    min_text_pt: float | None = None  # the smallest text on the face at its printed size
+
+    def img(self, cls: str, alt: str, style: str) -> str:
+        """The <img> a rulebook holds in the face's place: its empty SVG, marked with the
+        face's PDF (drawn there after layout), or the PNG when there is no PDF."""
+        if self.pdf is None or self.placeholder is None:
+            src, face = self.path, ""
+        else:
+            src, face = self.placeholder, f' data-face="{self.pdf.name}"'
+        cls_attr = f' class="{cls}"' if cls else ""
+        return f'<img{cls_attr} src="{src.resolve().as_uri()}"{face} alt="{alt}" style="{style}">'
+
+    def min_width_pt(self, min_text_pt: float) -> float:
+        """The narrowest this face can be printed with all its text at `min_text_pt` or more."""
+        if not self.min_text_pt:
+            return 0.0
+        return self.face_w_pt * max(1.0, min_text_pt / self.min_text_pt)
 
 
 def world_digest(content: GameContent) -> str:
@@ -65,7 +87,9 @@ class FaceCache:
         folder: Path,
         world: str | None = None,
         dry: bool = False,
+        raster: bool = False,
     ):
+        self.raster = raster  # also a PNG of each face (the preview shows pictures)
         self.dry = dry  # `pnp check`: every argument is checked, nothing is drawn or written
         self.content = content
         self.lang = lang
@@ -76,6 +100,7 @@ class FaceCache:
         # file, and loading three TrueType fonts costs 0.2 s.
         self.contexts = Contexts(content, lang)
         self.drawn = 0  # faces drawn (cache misses), for tests and benchmarks
+        self._min_text: dict[Path, float | None] = {}
 
     @property
     def renderer(self) -> FaceRenderer:
@@ -113,21 +138,49 @@ class FaceCache:
             side,
             round(w, 3),
             round(h, 3),
-            px_w,
-            px_h,
             repr(comp.outline),
         ]
         try:
             state = json.dumps([*parts, ctx], sort_keys=True, default=repr, ensure_ascii=False)
         except (TypeError, ValueError):  # keys of mixed types (1 and "a") cannot be sorted
             state = repr([*parts, ctx])
+        # the vector face does not depend on pixels: one PDF for every size it is shown at
         key = hashlib.sha256(state.encode()).hexdigest()[:24]
-        path = self.folder / f"{self.content.id}-{comp.id}-{item.id}-{side}-{key}.png"
+        stem = f"{self.content.id}-{comp.id}-{item.id}-{side}-{key}"
+        pdf = self.folder / f"{stem}.pdf"
+        path = self.folder / f"{stem}-{px_w}x{px_h}.png"
         outline = comp.outline
-        if not self.dry and not path.exists():
-            self._draw(path, layout, ctx, w, h, scale, outline)
+        if not pdf.exists() or (self.raster and not path.exists()):
+            self._draw(path, pdf, layout, ctx, w, h, scale, outline)
             self.drawn += 1
-        return Picture(path, px_w, px_h, w, h, not outline.is_rect)
+        if pdf not in self._min_text:
+            from generator.rulebook import vector  # start-up: pikepdf only when a face is drawn
+
+            self._min_text[pdf] = vector.smallest_text(pdf)
+        return Picture(
+            path,
+            px_w,
+            px_h,
+            w,
+            h,
+            not outline.is_rect,
+            pdf=pdf,
+            placeholder=self.empty_svg(w, h),
+            min_text_pt=self._min_text[pdf],
+        )
+
+    def empty_svg(self, w_pt: float, h_pt: float) -> Path:
+        """An empty picture `w_pt` x `h_pt`: it holds a face's place while WeasyPrint lays out."""
+        path = self.folder / f"place-{w_pt:.3f}x{h_pt:.3f}.svg"
+        if not self.dry and not path.exists():
+            svg = (
+                '<svg xmlns="http://www.w3.org/2000/svg" '
+                f'width="{w_pt:.3f}pt" height="{h_pt:.3f}pt" '
+                f'viewBox="0 0 {w_pt:.3f} {h_pt:.3f}"></svg>\n'
+            )
+            with fsio.atomic_path(path) as tmp:
+                tmp.write_text(svg, encoding="utf-8")
+        return path
 
     def blank(self, w_pt: float, h_pt: float, width_pt: float) -> Path:
         """An empty cell of a board: a pale face-sized card with a dashed outline (PNG)."""
@@ -161,14 +214,22 @@ class FaceCache:
         return Picture(self.blank(w, h, width_pt), px_w, px_h, w, h)
 
     def _draw(
-        self, path: Path, layout: str, ctx: dict, w: float, h: float, scale: float, outline
+        self,
+        path: Path,
+        pdf_path: Path,
+        layout: str,
+        ctx: dict,
+        w: float,
+        h: float,
+        scale: float,
+        outline,
     ) -> None:
         import pypdfium2 as pdfium
         from reportlab.pdfgen.canvas import Canvas
 
         renderer = self.renderer
         buffer = io.BytesIO()
-        # initialFontName: no unembedded Helvetica (the picture is pixels anyway, but keep it clean)
+        # initialFontName: no unembedded Helvetica (the face's PDF is placed in the rulebook)
         canvas = Canvas(
             buffer,
             pagesize=(w, h),
@@ -190,6 +251,10 @@ class FaceCache:
             canvas.drawPath(frame, stroke=1, fill=0)
         canvas.showPage()
         canvas.save()
+        with fsio.atomic_path(pdf_path) as tmp:
+            tmp.write_bytes(buffer.getvalue())
+        if not self.raster:
+            return
         pdf = pdfium.PdfDocument(buffer.getvalue())
         try:
             page = pdf[0]

@@ -89,11 +89,32 @@ def _resolve_images(state) -> None:
                 raise
 
 
+def _mark_lines(state) -> None:
+    """With env['mark_lines'], each paragraph, list item, heading and table cell carries the
+    line of the rules file it comes from (`data-line`, a cell `data-cell="line:column"`), so
+    the laid-out page can say where a translator's segment landed (`pnp i18n export
+    --context`). Off for a print: the HTML is then as it always was."""
+    if not state.env.get("mark_lines"):
+        return
+    first = state.env.get("first_line", 1)
+    row: int | None = None
+    column = 0
+    for token in state.tokens:
+        if token.type == "tr_open" and token.map:
+            row, column = first + token.map[0], 0
+        elif token.type in ("th_open", "td_open") and row is not None:
+            column += 1
+            token.attrSet("data-cell", f"{row}:{column}")
+        elif token.map and token.type in ("paragraph_open", "list_item_open", "heading_open"):
+            token.attrSet("data-line", str(first + token.map[0]))
+
+
 def parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable(["table", "strikethrough"])
     md.inline.ruler.before("emphasis", "pnp_icon", _icon_rule)
     md.core.ruler.push("pnp_images", _resolve_images)
+    md.core.ruler.push("pnp_lines", _mark_lines)
     md.add_render_rule("pnp_icon", _render_icon)
     md.add_render_rule("image", _render_image)
     md.add_render_rule("link_open", _render_link_open)

@@ -354,7 +354,7 @@ CASES = {
     ),
     "jinja-unclosed": (
         sub(COMP, 'en: "Hits {{ power }} :star:"', 'en: "Hits {{ power :star:"'),
-        dict(exit=1, code="template", file=COMP),
+        dict(exit=1, code="template", file=COMP, line=7, key="data.label"),
     ),
     "jinja-undefined": (
         sub(LAYOUT, 'text: "{{ label }}"', 'text: "{{ lable }}"'),
@@ -556,7 +556,7 @@ CASES = {
                 )
             },
         },
-        dict(exit=1, code="template", file=COMP, line=10, message="fill() nested"),
+        dict(exit=1, code="template", file=COMP, line=7, key="data.t", message="fill() nested"),
     ),
     "repeat-nested-bomb": (
         {
@@ -737,6 +737,43 @@ CASES = {
         sub(COMP, "name: {en: Card, es: Carta}", "name: {en: Card, fr: Carte}"),
         dict(
             exit=1, code="missing-language", file=COMP, line=2, key="name", message="no 'es' text"
+        ),
+    ),
+    # A data template's error is located at the key it is written under, not at the item.
+    "jinja-unclosed-item-data": (
+        sub(
+            COMP, "data: {colour: blue, power: 3}", 'data: {colour: blue, power: 3, label: "{{ x"}'
+        ),
+        dict(exit=1, code="template", file=COMP, line=13, key="data.label"),
+    ),
+    "jinja-unclosed-one-language": (
+        sub(
+            COMP,
+            'label: {en: "Hits {{ power }} :star:", es: "Golpea {{ power }} :star:"}',
+            'label:\n    en: "Hits {{ power }} :star:"\n    es: "Golpea {{ power :star:"',
+        ),
+        dict(exit=1, code="template", file=COMP, line=9, key="data.label", message="; es)"),
+    ),
+    # A translated name missing in one language: at its key, naming that language.
+    "game-title-missing-language": (
+        sub(GAME, "title: {en: Mini, es: Mini}", "title: {en: Mini}"),
+        dict(exit=1, code="missing-language", file=GAME, line=2, key="title", message="no 'es'"),
+    ),
+    "data-text-missing-language": (
+        sub(COMP, ', es: "Golpea {{ power }} :star:"', ""),
+        dict(
+            exit=1, code="missing-language", file=COMP, line=7, key="data.label", message="no 'es'"
+        ),
+    ),
+    "item-key-of-component": (
+        sub(COMP, "  - id: blue-card\n", "  - id: blue-card\n    name: {en: Blue, es: Azul}\n"),
+        dict(
+            exit=2,
+            code="schema",
+            file=COMP,
+            line=13,
+            key="items[1].name",
+            message="under its data:",
         ),
     ),
 }

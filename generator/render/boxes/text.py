@@ -11,7 +11,7 @@ from generator import session
 from generator.errors import Finding
 from generator.load import templating
 from generator.load.boxes import TextBox
-from generator.render import art, textflow
+from generator.render import art, shaping, textflow
 from generator.render.boxes import fitness, image
 from generator.render.boxes.base import (
     BoxKind,
@@ -96,8 +96,17 @@ def _fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, text: str):
     return fitted, faces
 
 
-def _lines(fitted, faces, box: TextBox, r: Rect):
-    """(x of each line, its width, the first baseline): where draw puts the text."""
+_SIDES = {  # (align, right to left) -> the side a line is set against
+    ("start", False): "left",
+    ("end", False): "right",
+    ("start", True): "right",
+    ("end", True): "left",
+}
+
+
+def _lines(fitted, faces, box: TextBox, r: Rect, rtl: bool = False):
+    """(x of each line, its width, the first baseline): where draw puts the text. `start` and
+    `end` are mirrored in a right-to-left language."""
     size, pad = fitted.size, box.padding.points
     face = faces["regular"]
     block = textflow.block_height(len(fitted.lines), size, box.leading, face)
@@ -105,19 +114,20 @@ def _lines(fitted, faces, box: TextBox, r: Rect):
     top = r.y + r.h - pad
     offset = {"top": 0, "middle": (inner_h - block) / 2, "bottom": inner_h - block}[box.valign]
     baseline = top - offset - face.ascent * size
+    side = _SIDES.get((box.align, rtl), box.align)
     xs = []
     for line in fitted.lines:
         width = line.width1 * size
         spare = r.w - 2 * pad - width
-        xs.append((r.x + pad + {"left": 0, "center": spare / 2, "right": spare}[box.align], width))
+        xs.append((r.x + pad + {"left": 0, "center": spare / 2, "right": spare}[side], width))
     return xs, baseline, block, top - offset
 
 
-def extent(fitted, faces, box: TextBox, r: Rect) -> Rect | None:
+def extent(fitted, faces, box: TextBox, r: Rect, rtl: bool = False) -> Rect | None:
     """The rectangle the set lines cover (None for empty text)."""
     if not fitted.lines:
         return None
-    xs, _, block, top = _lines(fitted, faces, box, r)
+    xs, _, block, top = _lines(fitted, faces, box, r, rtl)
     left = min(x for x, _ in xs)
     right = max(x + w for x, w in xs)
     return Rect(left, top - block, right - left, block)
@@ -135,10 +145,16 @@ def draw(renderer: FaceRenderer, canvas, placed: Placed) -> None:
 def draw_fitted(renderer: FaceRenderer, canvas, fitted, faces, box: TextBox, r: Rect, ctx):
     size = fitted.size
     face = faces["regular"]
-    xs, baseline, _, _ = _lines(fitted, faces, box, r)
+    rtl = shaping.is_rtl(renderer.lang)
+    xs, baseline, _, _ = _lines(fitted, faces, box, r, rtl)
     text_colour = renderer.text(box.color, ctx)
     fill_colour(canvas, box, text_colour)
     icon_ctx = {**ctx, "color": text_colour}
+    if rtl or shaping.needs_bidi(fitted.text):  # right to left, shaped: its own path
+        for line, (x, _) in zip(fitted.lines, xs, strict=True):
+            _draw_bidi_line(renderer, canvas, line, faces, x, baseline, size, rtl, icon_ctx)
+            baseline -= size * box.leading
+        return
     space = face.width(" ", size)
     writer = None
     font = None
@@ -200,6 +216,35 @@ def draw_fitted(renderer: FaceRenderer, canvas, fitted, faces, box: TextBox, r: 
         canvas.drawText(writer)
 
 
+_ICON = "\ufffc"  # an icon's place in a line's text: the object replacement character
+
+
+def _draw_bidi_line(renderer, canvas, line, faces, x, baseline, size, rtl, icon_ctx) -> None:
+    """One wrapped line in visual order: its characters in logical order, each keyed by its
+    face and style (or icon), cut into runs by the bidirectional algorithm; each run shaped
+    (Arabic joins) and set right to left at an odd level."""
+    chars: list[tuple[str, tuple]] = []
+    space_face = faces["regular"].face_for(" ")
+    for i, atom in enumerate(line.atoms):
+        if i > 0 and not atom.glued:
+            chars.append((" ", ("regular", space_face)))
+        if atom.icon:
+            chars.append((_ICON, ("icon", atom.icon)))
+            continue
+        for text, style in atom.segments:
+            chars += [(c, (style, f)) for f, piece in faces[style].runs(text) for c in piece]
+    for level, text, key in shaping.visual_runs(chars, rtl):
+        assert isinstance(key, tuple)
+        style, what = key
+        if style == "icon":
+            for _ in text:
+                icon = size * textflow.ICON_SCALE
+                _draw_icon(renderer, canvas, what, x, baseline - 0.12 * size, icon, icon_ctx)
+                x += icon
+            continue
+        x += what.draw_run(canvas, x, baseline, text, size, level % 2 == 1)
+
+
 def _draw_icon(renderer: FaceRenderer, canvas, name: str, x: float, y: float, size: float, ctx):
     path = renderer.icons[name]
     canvas.saveState()
@@ -255,7 +300,7 @@ def check(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
                 hint="shorten the text, enlarge the box or lower min_size",
             )
         )
-    ink = extent(fitted, faces, box, placed.rect)
+    ink = extent(fitted, faces, box, placed.rect, shaping.is_rtl(renderer.lang))
     if ink is not None and fitted.text.strip():
         out += fitness.text_size(renderer, placed, fitted.size)
         out += fitness.near_trim(renderer, placed, ink, "text")
@@ -266,7 +311,7 @@ def spots(renderer: FaceRenderer, placed: Placed, inner) -> list[Rect]:
     """Where the text's ink sits on the face: the same fitting as drawing."""
     box = placed.box
     fitted, faces = fit_text(renderer, box, placed.rect, placed.ctx)
-    ink = extent(fitted, faces, box, placed.rect)
+    ink = extent(fitted, faces, box, placed.rect, shaping.is_rtl(renderer.lang))
     if ink is None:
         return []
     return [bounds(multiply(placed.frame.to_face, placed.transform), ink)]
