@@ -317,14 +317,14 @@ def _with_languages(root: Path, languages: str) -> None:
 
 def test_a_complete_draft_builds_with_a_draft_mark(dogfight_copy, tmp_path):
     from generator.i18n import drafts
-    from generator.impose import sheets
+    from generator.impose import writer
     from generator.rulebook import book as rulebook
 
     _with_languages(dogfight_copy, "languages: [es, en, ko, {fr: draft}]")
     content = load_game(Project(dogfight_copy), "dogfight")
     assert drafts.drafts(content) == {"fr"}
-    assert sheets._lang_tag(content, "fr") == "fr (Brouillon)"
-    assert sheets._lang_tag(content, "es") == "es"
+    assert writer._lang_tag(content, "fr") == "fr (Brouillon)"
+    assert writer._lang_tag(content, "es") == "es"
     out = tmp_path / "fr.pdf"
     rulebook.render_rulebook(content, "fr", "a4", out)
     cover = PdfReader(out).pages[0].extract_text()

@@ -3,7 +3,7 @@
 Per language and paper, `output/<game>/<lang>/changes-<paper>.pdf`: a first page that says
 what to replace (name, count, which old cards to take out: by their version mark when the game
 prints one), then every copy of every changed item, front and back, packed on as few duplex
-sheets as the shared sheet writer (impose/packed_sheets.py) makes, with crop marks and labels
+sheets as the one sheet writer (impose/writer.py) packs them, with crop marks and labels
 as usual. What changed is decided by commands/diff.py (faces compared by what they draw). The
 files are listed in the build manifest (kind export, format changes) and pass the PDF lint.
 
@@ -26,7 +26,8 @@ from generator import exports, fsio
 from generator.build import run as build
 from generator.build.guide import texts
 from generator.commands.diff import Changes, baseline, compare, summary
-from generator.impose import entries, faces, packed_sheets
+from generator.impose import entries, faces, writer
+from generator.impose.placement import SheetJob
 from generator.load import templating
 from generator.load.content import GameContent, load_game
 from generator.load.project import Project
@@ -144,9 +145,10 @@ def _write_one(project, changes, lang, paper, comps, removed, settings, rel):
         try:
             part = None
             if comps:
-                part = packed_sheets.write_packed(
-                    content, comps, lang, paper, settings, sheets_tmp, rel, "changes"
+                job = SheetJob(
+                    content, lang, paper, tuple(comps), settings, sheets_tmp, rel, packed="changes"
                 )
+                part = writer.write(job)
             _first_page(content, lang, paper, changes.since, replace, removed, tmp)
             pages = _join(tmp, sheets_tmp if part else None)
         finally:

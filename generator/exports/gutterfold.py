@@ -20,7 +20,7 @@ from generator.exports.base import (
     page_entry,
     slot_entry,
 )
-from generator.impose import faces, sheets
+from generator.impose import faces, placement
 from generator.impose import grid as impose
 from generator.load import languages, templating
 from generator.load.content import ComponentSpec
@@ -93,7 +93,7 @@ class Gutterfold:
         canvas = faces.new_canvas(out.path(rel), (W, H), renderer, f"{title} - {name} (gutterfold)")
         slots = grid.slots()
         mirror = grid.back_sheet_transform("long-edge", (0.0, 0.0))
-        all_copies = sheets.copies(comp)
+        all_copies = placement.copies(comp)
         total = -(-len(all_copies) // grid.per_sheet)
         comp_ctx = renderer.context(comp, None)
         pages = []
@@ -186,7 +186,7 @@ class Gutterfold:
         segments += [(W - x1, y1, W - x2, y2) for x1, y1, x2, y2 in segments]
         canvas.saveState()
         canvas.setStrokeColor(colour("#000000"))
-        canvas.setLineWidth(sheets.MARK_WIDTH)
+        canvas.setLineWidth(placement.MARK_WIDTH)
         for x1, y1, x2, y2 in segments:
             canvas.line(x1, y1, x2, y2)
         canvas.restoreState()
@@ -200,10 +200,10 @@ class Gutterfold:
         canvas.setLineWidth(0.5)
         canvas.setDash(FOLD_DASH)
         # The line stops above its label, so the words stay readable.
-        canvas.line(W / 2, margin + sheets.LABEL_SIZE + 2.0 * MM, W / 2, H - margin)
+        canvas.line(W / 2, margin + placement.LABEL_SIZE + 2.0 * MM, W / 2, H - margin)
         canvas.setDash([])
         face = renderer.fonts.label(lang)
         canvas.setFillColor(colour("#6b6b6b"))
         word = languages.get(lang).label("fold_glue_cut")
-        face.draw(canvas, W / 2, margin + 1.0 * MM, word, sheets.LABEL_SIZE, centre=True)
+        face.draw(canvas, W / 2, margin + 1.0 * MM, word, placement.LABEL_SIZE, centre=True)
         canvas.restoreState()

@@ -16,8 +16,7 @@ from reportlab.lib.colors import Color, toColor
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.exports.base import ExportContext, Job, Outputs
-from generator.exports.sheets import plan_sheets, write_packed
-from generator.impose import sheets
+from generator.exports.sheets import plan_sheets, write_sheets
 from generator.load.export_options import InkSaverOptions
 from generator.render.boxes import KINDS, Layout
 
@@ -242,22 +241,5 @@ class InkSaver:
         return plan_sheets(ctx, self.name, f"{ctx.folder()}/ink-saver", "export")
 
     def write(self, ctx: ExportContext, job: Job, out: Outputs) -> dict:
-        if job.members:  # shaped pieces or a sheet group: packed, as on the `sheets` export
-            packed = write_packed(ctx, job, out, InkSaverCanvas)
-            packed["files"][0].update(kind="export", format=self.name)
-            return packed
-        comp = ctx.content.component(job.component)
-        rel = job.paths[0]
-        assert job.paper is not None
-        part = sheets.write_sheets(
-            ctx.content,
-            comp,
-            ctx.lang,
-            job.paper,
-            ctx.settings[comp.id],
-            out.path(rel),
-            rel,
-            canvas_cls=InkSaverCanvas,
-        )
-        part["file"].update(kind="export", format=self.name)
-        return {"files": [part["file"]], "sheets": part["sheets"]}
+        """The `sheets` export's sheets (grid, tiles or packed), drawn through InkSaverCanvas."""
+        return write_sheets(ctx, job, out, InkSaverCanvas, kind="export", fmt=self.name)

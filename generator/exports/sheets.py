@@ -2,6 +2,7 @@
 
 Rectangles of one component go on a grid (sheets.py); shaped pieces, and components that
 share sheets (`sheet:` groups), are packed together (packed_sheets.py), one file per group.
+Both go through the one sheet writer (impose/writer.py).
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.exports.base import ExportContext, Job, Outputs
-from generator.impose import packed_sheets, sheets
+from generator.impose import packed_sheets, writer
+from generator.impose.placement import SheetJob
 from generator.load.export_options import SheetsOptions
 
 
@@ -21,15 +23,7 @@ class Sheets:
         return plan_sheets(ctx, self.name, ctx.folder(), "components")
 
     def write(self, ctx: ExportContext, job: Job, out: Outputs) -> dict:
-        rel = job.paths[0]
-        assert job.paper is not None
-        if job.members:
-            return write_packed(ctx, job, out)
-        comp = ctx.content.component(job.component)
-        part = sheets.write_sheets(
-            ctx.content, comp, ctx.lang, job.paper, ctx.settings[comp.id], out.path(rel), rel
-        )
-        return {"files": [part["file"]], "sheets": part["sheets"]}
+        return write_sheets(ctx, job, out)
 
 
 def plan_sheets(ctx: ExportContext, name: str, folder: str, kind: str) -> list[Job]:
@@ -47,23 +41,33 @@ def plan_sheets(ctx: ExportContext, name: str, folder: str, kind: str) -> list[J
     return jobs
 
 
-def write_packed(
-    ctx: ExportContext, job: Job, out: Outputs, canvas_cls: type[Canvas] = Canvas
+def write_sheets(
+    ctx: ExportContext,
+    job: Job,
+    out: Outputs,
+    canvas_cls: type[Canvas] = Canvas,
+    kind: str = "components",
+    fmt: str = "sheets",
 ) -> dict:
-    """Shaped pieces, or a group's components, packed on shared sheets."""
+    """A job's sheets through the one sheet writer: its component's grid (or tiles), or its
+    members packed on shared sheets; an export drawing them its way names its canvas class,
+    and its manifest kind and format."""
     assert job.paper is not None
     rel = job.paths[0]
-    comps = [ctx.content.component(m) for m in job.members]
-    settings = {c.id: ctx.settings[c.id] for c in comps}
-    part = packed_sheets.write_packed(
-        ctx.content,
-        comps,
-        ctx.lang,
-        job.paper,
-        settings,
-        out.path(rel),
-        rel,
-        job.component,
-        canvas_cls,
+    comps = tuple(ctx.content.component(m) for m in job.members or (job.component,))
+    part = writer.write(
+        SheetJob(
+            ctx.content,
+            ctx.lang,
+            job.paper,
+            comps,
+            {c.id: ctx.settings[c.id] for c in comps},
+            out.path(rel),
+            rel,
+            packed=job.component if job.members else None,
+            canvas_cls=canvas_cls,
+            kind=kind,
+            fmt=fmt,
+        )
     )
     return {"files": [part["file"]], "sheets": part["sheets"]}

@@ -137,13 +137,7 @@ class Grid:
         return compose(shift, compose(mirror, compose(slot.front, flip_card)))
 
     def back_sheet_transform(self, duplex: str, offset: tuple[float, float]) -> Affine:
-        W, H = self.paper
-        mirror = (
-            (-1.0, 0.0, 0.0, 1.0, W, 0.0)
-            if duplex == "long-edge"
-            else (1.0, 0.0, 0.0, -1.0, 0.0, H)
-        )
-        return compose((1.0, 0.0, 0.0, 1.0, offset[0], offset[1]), mirror)
+        return back_sheet(self.paper, duplex, offset)
 
     def marks(self) -> list[tuple[float, float, float, float]]:
         """Crop marks of a full grid: every trim line, outside the bleed, never into the margin."""
@@ -248,6 +242,16 @@ def plan(
 
 
 # ---------------------------------------------------------------- tiling
+
+
+def back_sheet(paper: tuple[float, float], duplex: str, offset: tuple[float, float]) -> Affine:
+    """Front sheet -> back sheet: mirrored for the printer's flip, then moved by the back
+    offset, so that what is drawn there lies behind the same point of the front."""
+    W, H = paper
+    mirror = (
+        (-1.0, 0.0, 0.0, 1.0, W, 0.0) if duplex == "long-edge" else (1.0, 0.0, 0.0, -1.0, 0.0, H)
+    )
+    return compose((1.0, 0.0, 0.0, 1.0, offset[0], offset[1]), mirror)
 
 
 @dataclass(frozen=True)

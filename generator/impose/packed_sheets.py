@@ -1,38 +1,35 @@
-"""Write packed sheets: shaped pieces (circles, hexagons...) and components sharing a sheet.
+"""Packed sheets: shaped pieces (circles, hexagons...) and components sharing a sheet.
 
-The packing (where each piece goes) comes from `packing`; this module draws it: each face
+The packing (where each piece goes) comes from `packing`; this module is its placement plan
+for the one sheet writer (writer.py), and draws what is particular to it: each face
 clipped to its outline grown by the bleed (and never past halfway to a neighbour), the cut line
 on the outline for scissors, the die line on its own layer for cutters, crop marks only around
-used rectangles, and a label in a strip nothing else may enter. Backs follow each front page,
-mirrored for the duplex flip as on grid sheets.
+used rectangles, and the strip nothing else may enter, for the label. The writer puts backs on
+the page after each front page, mirrored for the duplex flip as on grid sheets.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from reportlab.pdfgen.canvas import Canvas
+from collections.abc import Iterator
 
 from generator.errors import ContentError
-from generator.impose import entries, faces, packing, registration
+from generator.impose import entries, faces, packing, placement
 from generator.impose import grid as impose
 from generator.impose.dieline import DieLayer
-from generator.impose.sheets import (
+from generator.impose.placement import (
     CUT_COLOUR,
     CUT_WIDTH,
     MARK_WIDTH,
     Copy,
-    _lang_tag,
-    _side_word,
+    Sheet,
+    SheetJob,
     copies,
-    draw_label,
     draw_segments,
+    drawing,
 )
-from generator.load import templating
-from generator.load.content import ComponentSpec, GameContent
+from generator.load.content import ComponentSpec
 from generator.load.model import PrintSettings
 from generator.load.shapes import clip_to
-from generator.load.sizes import paper_size
 from generator.render.engine import FaceRenderer, colour
 from generator.units import MM
 
@@ -108,138 +105,100 @@ def pack_roomy(comps, settings, paper, margin) -> list[packing.Sheet]:
     return tight
 
 
-def write_packed(
-    content: GameContent,
-    comps: list[ComponentSpec],
-    lang: str,
-    paper: str,
-    settings: dict[str, PrintSettings],
-    out: Path,
-    rel_path: str,
-    name_id: str,
-    canvas_cls: type[Canvas] = Canvas,
-) -> dict:
-    """Pack every copy of every component in `comps` on shared sheets; backs follow fronts."""
-    renderer = FaceRenderer(content, lang)
-    W, H = paper_size(content.project, paper)
-    lead = settings[comps[0].id]  # sheet-wide settings: margin, duplex, back offset
-    margin = lead.margin.points
-    try:
-        sheets = pack_roomy(comps, settings, (W, H), margin)
-    except packing.DoesNotFit as exc:
-        comp = next(c for c in comps if c.id == str(exc))
-        raise ContentError(
-            f"a {comp.size_pt[0] / 72 * 25.4:.1f} mm wide piece does not fit the {paper} sheet",
-            comp.file,
-            comp.line_of.get("size"),
-            "size",
-            code="does-not-fit",
-        ) from None
-    by_id = {c.id: c for c in comps}
-    names = [templating.pick(c.model.name, lang) for c in comps]
-    title = templating.pick(content.game.title, lang)
-    canvas = faces.new_canvas(out, (W, H), renderer, f"{title} - {' + '.join(names)}", canvas_cls)
-    die = DieLayer(canvas, lead.die_line, visible=False) if lead.die_line else None
-    offset = (lead.back_offset.x.points, lead.back_offset.y.points)
-    duplex = lead.duplex
-    has_backs = any(cp.item.back for s in sheets for p in s.placed for cp in [p.piece])
-    area = impose.Rect(margin, margin, W - 2 * margin, H - 2 * margin)
-    pages, page_no = [], 0
-    label_names = " + ".join(names)
-    for n, sheet in enumerate(sheets, 1):
-        placed = sheet.placed
-        used = impose.bbox([p.trim for p in placed])
-        reach = max(p.band.bleed for p in placed)
-        used_bleed = used.grown(reach, reach, reach, reach)
-        page_no += 1
-        canvas.setTrimBox(faces.box(used))
-        canvas.setBleedBox(faces.box(used_bleed))
-        slots = []
-        for p in placed:
-            comp, cp = by_id[p.band.key], p.piece
-            ctx = renderer.context(comp, cp.item)
-            again: tuple | None = ("front", comp.id, cp.item.id) if faces.repeats(cp.item) else None
-            draw_piece(canvas, renderer, cp.item.layout, ctx, p, p.front, p.clip, again)
-            slots.append(_entry(comp, cp, p, p.front))
-        marks = _marks_and_cuts(canvas, sheet, settings, area)
-        if die:
-            die.add([(p.band.outline, p.front) for p in placed if not p.band.outline.is_rect])
-        strip = impose.Rect(margin, margin, W - 2 * margin, packing.LABEL_ROOM)
-        # the duplex test: targets the back repeats where the printer's flip brings them
-        targets = registration.targets_in(strip, marks) if has_backs else []
-        registration.draw(canvas, targets)
-        side = _side_word("front", lang)
-        draw_label(
-            canvas,
-            renderer,
-            f"{title} · {label_names} · {_lang_tag(content, lang)} · {n}/{len(sheets)} · {side}",
-            marks + registration.as_marks(targets),
-            strip,
-        )
-        canvas.showPage()
-        extra = {"targets": registration.manifest(targets)} if targets else {}
-        pages.append(entries.page_entry(rel_path, page_no, "front", slots, **extra))
-        backed = any(p.piece.item.back for p in placed)
-        if not has_backs or (n == len(sheets) and not backed):
-            continue  # the last sheet's back would be blank: no page, nothing to print
-        page_no += 1
-        back_sheet = _back_sheet(W, H, duplex, offset)
-        canvas.setTrimBox(faces.box(used.mapped(back_sheet)))
-        canvas.setBleedBox(faces.box(used_bleed.mapped(back_sheet)))
-        slots = []
-        for p in placed:
-            comp, cp = by_id[p.band.key], p.piece
-            if not cp.item.back:
-                continue
+class PackedPlan:
+    """Every copy of every component in the job packed on shared sheets (packing.py)."""
+
+    sided = True
+
+    def __init__(self, job: SheetJob, renderer: FaceRenderer, paper, sheets: list) -> None:
+        self.comps = list(job.comps)
+        self.settings = job.settings
+        self.lead = job.settings[self.comps[0].id]  # sheet-wide: margin, duplex, back offset
+        assert job.packed is not None
+        self.name, self.renderer, self.paper, self.packing = job.packed, renderer, paper, sheets
+        self.by_id = {c.id: c for c in self.comps}
+        self.die: DieLayer | None = None
+
+    @classmethod
+    def make(cls, job: SheetJob, renderer: FaceRenderer, paper) -> PackedPlan:
+        margin = job.settings[job.comps[0].id].margin.points
+        try:
+            sheets = pack_roomy(list(job.comps), job.settings, paper, margin)
+        except packing.DoesNotFit as exc:
+            comp = next(c for c in job.comps if c.id == str(exc))
+            raise ContentError(
+                f"a {comp.size_pt[0] / 72 * 25.4:.1f} mm wide piece does not fit the "
+                f"{job.paper} sheet",
+                comp.file,
+                comp.line_of.get("size"),
+                "size",
+                code="does-not-fit",
+            ) from None
+        return cls(job, renderer, paper, sheets)
+
+    def sheets(self) -> Iterator[Sheet]:
+        for n, sheet in enumerate(self.packing, 1):
+            placed = sheet.placed
+            used = impose.bbox([p.trim for p in placed])
+            reach = max(p.band.bleed for p in placed)
+            yield Sheet(
+                [self._placed(p) for p in placed],
+                used,
+                used.grown(reach, reach, reach, reach),
+                f"{n}/{len(self.packing)}",
+                source=sheet,
+            )
+
+    def _placed(self, p: packing.Placed) -> placement.Placed:
+        comp, item, renderer = self.by_id[p.band.key], p.piece.item, self.renderer
+        reuse = ("front", comp.id, item.id) if faces.repeats(item) else None
+        ctx = renderer.context(comp, item)
+        draw = drawing(draw_piece, renderer, item.layout, ctx, p, p.front, p.clip, reuse)
+        front = placement.Face(draw, _entry(comp, p.piece, p, p.front))
+        if not item.back:
+            return placement.Placed(front)
+
+        def back(back_sheet: impose.Affine) -> placement.Face:
             m = _back_transform(p, back_sheet)
             clip = [impose.apply(back_sheet, x, y) for x, y in p.clip]
-            common = cp.item.back == comp.model.back
-            ctx = renderer.context(comp, None if common else cp.item)
-            again = (
+            common = item.back == comp.model.back
+            ctx = renderer.context(comp, None if common else item)
+            reuse = (
                 ("common-back", comp.id)
                 if common
-                else ("back", comp.id, cp.item.id)
-                if faces.repeats(cp.item)
+                else ("back", comp.id, item.id)
+                if faces.repeats(item)
                 else None
             )
-            draw_piece(canvas, renderer, cp.item.back, ctx, p, m, clip, again)
-            slots.append(_entry(comp, cp, p, m))
-        # the front's crop marks and targets, mirrored: against a light they lie over the front's
-        back_marks = [
-            (*impose.apply(back_sheet, x1, y1), *impose.apply(back_sheet, x2, y2))
-            for x1, y1, x2, y2 in marks
-        ]
-        draw_segments(canvas, back_marks, "#000000", MARK_WIDTH)
-        back_targets = registration.mapped(back_sheet, targets)
-        registration.draw(canvas, back_targets)
-        side = _side_word("back", lang)
-        draw_label(
-            canvas,
-            renderer,
-            f"{title} · {label_names} · {_lang_tag(content, lang)} · {n}/{len(sheets)} · {side}",
-            back_marks + registration.as_marks(back_targets),
-            impose.Rect(margin, margin, W - 2 * margin, packing.LABEL_ROOM),
-        )
-        canvas.showPage()
-        extra = {"targets": registration.manifest(back_targets)} if back_targets else {}
-        pages.append(entries.page_entry(rel_path, page_no, "back", slots, **extra))
-    canvas.save()
-    return {
-        "file": entries.file_entry(
-            rel_path,
-            "components",
-            lang,
-            fmt="sheets",
-            paper=paper,
-            pages=page_no,
-            component=name_id,
-            components=[c.id for c in comps],
-            packing={"sheets": len(sheets), "die_line": lead.die_line},
-            duplex=duplex if has_backs else None,
-            back_offset_mm=[entries.mm(offset[0]), entries.mm(offset[1])],
-        ),
-        "sheets": pages,
-    }
+            draw = drawing(draw_piece, renderer, item.back, ctx, p, m, clip, reuse)
+            return placement.Face(draw, _entry(comp, p.piece, p, m))
+
+        return placement.Placed(front, back)
+
+    def guides(self, canvas, sheet: placement.Sheet) -> list:
+        """Cut lines, crop marks around each block of rectangles, and the die line."""
+        W, H = self.paper
+        margin = self.lead.margin.points
+        area = impose.Rect(margin, margin, W - 2 * margin, H - 2 * margin)
+        packed: packing.Sheet = sheet.source
+        marks = _marks_and_cuts(canvas, packed, self.settings, area)
+        if self.lead.die_line:
+            if self.die is None:
+                self.die = DieLayer(canvas, self.lead.die_line, visible=False)
+            placed = packed.placed
+            self.die.add([(p.band.outline, p.front) for p in placed if not p.band.outline.is_rect])
+        return marks
+
+    def strip(self, sheet: placement.Sheet, bleed: impose.Rect) -> impose.Rect:
+        """A strip at the foot of the sheet that packing keeps free for the label."""
+        margin = self.lead.margin.points
+        return impose.Rect(margin, margin, self.paper[0] - 2 * margin, packing.LABEL_ROOM)
+
+    def file_extra(self) -> dict:
+        return {
+            "components": [c.id for c in self.comps],
+            "packing": {"sheets": len(self.packing), "die_line": self.lead.die_line},
+        }
 
 
 def draw_piece(
@@ -299,13 +258,6 @@ def _marks_and_cuts(canvas, sheet: packing.Sheet, settings, area: impose.Rect) -
             canvas.restoreState()
     draw_segments(canvas, marks, "#000000", MARK_WIDTH)
     return marks
-
-
-def _back_sheet(W: float, H: float, duplex: str, offset) -> impose.Affine:
-    mirror = (
-        (-1.0, 0.0, 0.0, 1.0, W, 0.0) if duplex == "long-edge" else (1.0, 0.0, 0.0, -1.0, 0.0, H)
-    )
-    return impose.compose((1.0, 0.0, 0.0, 1.0, offset[0], offset[1]), mirror)
 
 
 def _back_transform(p: packing.Placed, back_sheet: impose.Affine) -> impose.Affine:

@@ -1,0 +1,179 @@
+"""The one sheet writer: grid sheets, tiles and packed sheets (and the exports and changes
+files that reuse them) go through `write`.
+
+A placement plan (placement.py) says which faces go on each sheet; this module owns the rest:
+the file (its canvas, title and save), each page's TrimBox and BleedBox, the faces' drawing
+order, the crop marks and cut lines the plan draws, a duplex back page after each front page
+(the front's crop marks and registration targets mirrored on it, no blank last back), the sheet
+labels, and the build-manifest entries of the file, its pages and their slots.
+"""
+
+from __future__ import annotations
+
+from generator.i18n import drafts
+from generator.impose import entries, faces, packed_sheets, registration, sheets
+from generator.impose import grid as impose
+from generator.impose.placement import (
+    LABEL_SIZE,
+    MARK_WIDTH,
+    Face,
+    Plan,
+    Sheet,
+    SheetJob,
+    copies,
+    draw_segments,
+)
+from generator.load import languages, templating
+from generator.load.content import GameContent
+from generator.load.sizes import paper_size
+from generator.render.engine import FaceRenderer, colour
+
+
+def write(job: SheetJob) -> dict:
+    """Write `job`'s sheet file; return its manifest entry (`file`) and its pages (`sheets`)."""
+    renderer = FaceRenderer(job.content, job.lang)
+    paper = paper_size(job.content.project, job.paper)
+    if job.packed is not None:
+        plan: Plan = packed_sheets.PackedPlan.make(job, renderer, paper)
+    else:
+        plan = sheets.grid_or_tiles(job, renderer, paper)
+    return _Writer(job, plan, renderer, paper).write()
+
+
+class _Writer:
+    def __init__(self, job: SheetJob, plan: Plan, renderer: FaceRenderer, paper) -> None:
+        self.job, self.plan, self.renderer, self.paper = job, plan, renderer, paper
+        lang = job.lang
+        title = templating.pick(job.content.game.title, lang)
+        names = " + ".join(templating.pick(c.model.name, lang) for c in plan.comps)
+        self.prefix = f"{title} · {names} · {_lang_tag(job.content, lang)}"
+        self.canvas = faces.new_canvas(
+            job.out, paper, renderer, f"{title} - {names}", job.canvas_cls
+        )
+        lead = plan.lead
+        self.offset = (lead.back_offset.x.points, lead.back_offset.y.points)
+        self.back_sheet = impose.back_sheet(paper, lead.duplex, self.offset)
+        self.has_backs = plan.sided and any(cp.item.back for c in plan.comps for cp in copies(c))
+        self.pages: list[dict] = []
+
+    def write(self) -> dict:
+        planned = iter(self.plan.sheets())  # one sheet ahead: is this one the last?
+        upcoming = next(planned, None)
+        while upcoming is not None:
+            sheet, upcoming = upcoming, next(planned, None)
+            marks, targets = self._front(sheet)
+            backed = [p for p in sheet.placed if p.back is not None]
+            if not self.has_backs or (upcoming is None and not backed):
+                continue  # the last sheet's back would be blank: no page, nothing to print
+            self._back(sheet, [p.back(self.back_sheet) for p in backed if p.back], marks, targets)
+        self.canvas.save()
+        return {"file": self._file_entry(), "sheets": self.pages}
+
+    def _front(self, sheet: Sheet) -> tuple[list, list]:
+        canvas = self.canvas
+        if sheet.page is not None:
+            canvas.setPageSize(sheet.page)
+        canvas.setTrimBox(faces.box(sheet.trim))
+        canvas.setBleedBox(faces.box(sheet.bleed))
+        for p in sheet.placed:
+            p.front.draw(canvas)
+        marks = self.plan.guides(canvas, sheet)
+        strip = self.plan.strip(sheet, sheet.bleed)
+        # the duplex test: targets the back repeats where the printer's flip brings them
+        targets = registration.targets_in(strip, marks) if self.has_backs else []
+        self._finish(sheet, "front", [p.front for p in sheet.placed], marks, targets, strip)
+        return marks, targets
+
+    def _back(self, sheet: Sheet, backs: list[Face], marks: list, targets: list) -> None:
+        """The mirror image of the front page, for a duplex printer."""
+        canvas, m = self.canvas, self.back_sheet
+        canvas.setTrimBox(faces.box(sheet.trim.mapped(m)))
+        canvas.setBleedBox(faces.box(sheet.bleed.mapped(m)))
+        for face in backs:
+            face.draw(canvas)
+        # the front's crop marks and targets, mirrored: against a light they lie over the front's
+        back_marks = [
+            (*impose.apply(m, x1, y1), *impose.apply(m, x2, y2)) for x1, y1, x2, y2 in marks
+        ]
+        draw_segments(canvas, back_marks, "#000000", MARK_WIDTH)
+        strip = self.plan.strip(sheet, sheet.bleed.mapped(m))
+        self._finish(sheet, "back", backs, back_marks, registration.mapped(m, targets), strip)
+
+    def _finish(self, sheet, side: str, placed: list[Face], marks, targets, strip) -> None:
+        """Targets, the label, the page's end and its manifest entry."""
+        registration.draw(self.canvas, targets)
+        text = f"{self.prefix} · {sheet.where}"
+        if self.plan.sided:
+            draw_label(
+                self.canvas,
+                self.renderer,
+                f"{text} · {languages.get(self.job.lang).label(side)}",
+                marks + registration.as_marks(targets),
+                strip,
+            )
+        else:
+            self._label_centred(text, sheet, strip)
+        self.canvas.showPage()
+        extra = dict(sheet.extra)
+        if targets:
+            extra["targets"] = registration.manifest(targets)
+        slots = [face.slot for face in placed]
+        page = len(self.pages) + 1
+        self.pages.append(entries.page_entry(self.job.rel_path, page, side, slots, **extra))
+
+    def _label_centred(self, text: str, sheet: Sheet, strip: impose.Rect) -> None:
+        """A small label centred on the page, 2 pt above the strip's foot (tiles)."""
+        if strip.h < LABEL_SIZE:
+            return
+        face = self.renderer.fonts.label(self.renderer.lang)
+        canvas = self.canvas
+        canvas.saveState()
+        canvas.setFillColor(colour("#6b6b6b"))
+        page_w = (sheet.page or self.paper)[0]
+        face.draw(canvas, page_w / 2, strip.y + 2.0, text, LABEL_SIZE, centre=True)
+        canvas.restoreState()
+
+    def _file_entry(self) -> dict:
+        job, plan = self.job, self.plan
+        extra = plan.file_extra()
+        if plan.sided:
+            extra["duplex"] = plan.lead.duplex if self.has_backs else None
+            extra["back_offset_mm"] = [entries.mm(self.offset[0]), entries.mm(self.offset[1])]
+        return entries.file_entry(
+            job.rel_path,
+            job.kind,
+            job.lang,
+            fmt=job.fmt,
+            paper=job.paper,
+            pages=len(self.pages),
+            component=plan.name,
+            **extra,
+        )
+
+
+def _lang_tag(content: GameContent, lang: str) -> str:
+    """The language in a sheet label; a draft language says so ("fr (Brouillon)")."""
+    if lang in drafts.drafts(content):
+        return f"{lang} ({languages.get(lang).label('draft')})"
+    return lang
+
+
+def draw_label(canvas, renderer, text: str, marks, strip: impose.Rect) -> None:
+    """A small sheet label in the widest stretch of the strip that no crop mark crosses."""
+    if strip.h < LABEL_SIZE * 1.2:
+        return
+    spot = impose.label_spot(marks, strip)
+    if spot is None:
+        return
+    centre, room = spot
+    face = renderer.fonts.label(renderer.lang)
+    size = LABEL_SIZE
+    if face.width(text, size) > room - 4:
+        size = size * (room - 4) / face.width(text, size)
+        if size < 4.0:
+            return  # no room for a legible label: better none than one struck by marks
+    canvas.saveState()
+    canvas.setFillColor(colour("#6b6b6b"))
+    y = strip.y + (min(strip.h, 3 * LABEL_SIZE) - size) / 2 + size * 0.2
+    face.draw(canvas, centre, y, text, size, centre=True)
+    canvas.restoreState()
