@@ -277,7 +277,7 @@ def test_a_draft_language_with_errors_does_not_stop_the_others(dogfight_copy):
     check = run_pnp(dogfight_copy, "check", "dogfight")
     assert check.returncode == 0, check.stdout
     assert "warning: [rules-heading] (draft fr) section 1 appears twice" in check.stdout
-    assert "warning: [missing-language] (draft fr) no 'fr' text" in check.stdout
+    assert "warning: [missing-language] (draft fr) data.subtitle: no 'fr' text" in check.stdout
     # sheets only: a skipped draft is left out of the plan for every export alike (build.py)
     done = run_pnp(
         dogfight_copy, "print", "dogfight", "--paper", "a4", "--export", "sheets", "-j", "1"
