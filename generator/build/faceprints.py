@@ -130,12 +130,12 @@ def save_snapshot(project: Project, game: str) -> None:
             files += tree(folder) if folder.is_dir() else []
         for path in sorted(set(files)):
             try:
-                info = path.lstat()
+                found = path.lstat()
             except OSError:
                 continue
             # A file no reader accepts (over the art limit: art, fonts, sheets and rulebook
             # files all stop there) cannot change a face: it is not kept, nor read whole.
-            if not stat.S_ISREG(info.st_mode) or info.st_size > LIMITS.files.art_bytes:
+            if not stat.S_ISREG(found.st_mode) or found.st_size > LIMITS.files.art_bytes:
                 continue
             data = path.read_bytes()
             info = tarfile.TarInfo(str(path.relative_to(project.root)))
