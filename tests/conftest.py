@@ -28,6 +28,8 @@ Speed
     mid-build, two builds racing), a browser, or full builds of the real kits (every test using
     `built`). `make test` leaves slow tests out; `make test-all` and CI run everything. Prefer
     a small project (make_project) and run_pnp: they keep a test out of the slow set.
+    `--cpu-durations N` lists the N tests that used the most CPU (0: all) and the total;
+    `make test` shows ten. The budget per kind of test is in docs/performance.md.
 """
 
 from __future__ import annotations
