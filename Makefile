@@ -50,7 +50,7 @@ check: setup
 # (shared_build in tests/conftest.py). CI runs them all (docs/architecture.md, "Tests, lint
 # and CI").
 test: setup
-	$(BIN)/pytest -q -m "not slow" -n 2 --dist worksteal
+	$(BIN)/pytest -q -m "not slow" -n 2 --dist worksteal --cpu-durations=10
 
 test-all: setup
 	$(BIN)/pytest -q

@@ -28,6 +28,8 @@ Speed
     mid-build, two builds racing), a browser, or full builds of the real kits (every test using
     `built`). `make test` leaves slow tests out; `make test-all` and CI run everything. Prefer
     a small project (make_project) and run_pnp: they keep a test out of the slow set.
+    `--cpu-durations N` lists the N tests that used the most CPU (0: all) and the total;
+    `make test` shows ten. The budget per kind of test is in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -239,7 +241,46 @@ _BUSY: dict[str, float] = {}  # `-n` process -> seconds in tests (setup, call, t
 _CPU: dict[str, float] = {}  # `-n` process -> CPU seconds, the builds' pool workers included
 
 
+def _cpu_now() -> float:
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--cpu-durations",
+        type=int,
+        default=None,
+        metavar="N",
+        help="show the N tests that used the most CPU (their own process and the processes "
+        "they waited for; a shared build counts in the test that made it), and the total",
+    )
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    item._pnp_cpu0 = _cpu_now()  # type: ignore[attr-defined]
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Each test's CPU seconds (setup, call and teardown) ride on its teardown report, so that
+    `--cpu-durations` adds them up across `-n` processes: on a shared machine, wall-clock
+    durations mostly measure the other processes."""
+    outcome = yield
+    start = getattr(item, "_pnp_cpu0", None)
+    if call.when == "teardown" and start is not None:
+        outcome.get_result().user_properties.append(("cpu", _cpu_now() - start))
+
+
+_TEST_CPU: dict[str, float] = {}  # test id -> CPU seconds (from the teardown reports)
+
+
 def pytest_runtest_logreport(report):
+    for key, value in getattr(report, "user_properties", ()):
+        if key == "cpu" and report.when == "teardown":
+            _TEST_CPU[report.nodeid] = value
     node = getattr(report, "node", None)
     gateway = getattr(node, "gateway", None)
     if gateway is not None:
@@ -271,6 +312,15 @@ def pytest_terminal_summary(terminalreporter):
                 f"{gw} {busy:.1f} s in tests" + (f" ({_CPU[gw]:.1f} s CPU)" if gw in _CPU else "")
                 for gw, busy in sorted(_BUSY.items())
             )
+        )
+    count = terminalreporter.config.getoption("cpu_durations")
+    if count is not None and _TEST_CPU:
+        terminalreporter.write_sep("=", f"{count or len(_TEST_CPU)} most CPU-hungry tests")
+        slowest = sorted(_TEST_CPU.items(), key=lambda kv: -kv[1])
+        for nodeid, cpu in slowest[: count or None]:
+            terminalreporter.write_line(f"{cpu:8.2f} s CPU  {nodeid}")
+        terminalreporter.write_line(
+            f"tests: {sum(_TEST_CPU.values()):.1f} s CPU in {len(_TEST_CPU)} tests"
         )
     passed = [r for r in terminalreporter.stats.get("passed", []) if "test_bad_input[" in r.nodeid]
     failed = [r for r in terminalreporter.stats.get("failed", []) if "test_bad_input[" in r.nodeid]

@@ -167,6 +167,17 @@ def small_project(tmp_path_factory):
         path.write_text(text)
     manifest = root / "content/dogfight/manifest.yaml"
     manifest.write_text("components: {allied-planes: 2, rewards: 2}\n")
+    # Three of the six languages (the source, a Latin and a Korean translation) and one
+    # side-by-side edition: each example costs half as much and still meets every kind.
+    game = root / "content/dogfight/game.yaml"
+    text = game.read_text()
+    for old, new in (
+        ("languages: [es, en, ko, fr, de, pl]", "languages: [es, en, ko]"),
+        ("bilingual: [[es, en], [es, fr]]", "bilingual: [[es, en]]"),
+    ):
+        assert old in text, old
+        text = text.replace(old, new)
+    game.write_text(text)
     originals = {k: (root / v).read_bytes() for k, v in FILES.items()}
     return root, originals
 

@@ -153,6 +153,9 @@ def test_special_and_huge_files_in_the_game_folder(tmp_path, special):
     # Unused, the file is skipped by the build's hashing; the game builds.
     result = run_pnp(root, "print", "-j", "1")
     assert result.returncode == 0, result.stdout + result.stderr
+    # Nor is it kept in the record of what the build was made from (`pnp diff`'s baseline).
+    snapshot = root / "output/.pnp-cache/mini.built.tar"
+    assert snapshot.is_file() and snapshot.stat().st_size < 10 * 1024**2
     # Used as art, it is one located error.
     edit(root, CARD, "src: art/photo.png", f"src: art/{name}")
     result = run_pnp(root, "check")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import stat
 import tarfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from pathlib import Path
 from generator import fsio
 from generator.build.run import tree, write_error
 from generator.errors import ContentError
+from generator.limits import LIMITS
 from generator.load import templating
 from generator.load.content import GameContent
 from generator.load.project import Project
@@ -127,7 +129,13 @@ def save_snapshot(project: Project, game: str) -> None:
         for folder in folders:
             files += tree(folder) if folder.is_dir() else []
         for path in sorted(set(files)):
-            if not path.is_file() or path.is_symlink():
+            try:
+                found = path.lstat()
+            except OSError:
+                continue
+            # A file no reader accepts (over the art limit: art, fonts, sheets and rulebook
+            # files all stop there) cannot change a face: it is not kept, nor read whole.
+            if not stat.S_ISREG(found.st_mode) or found.st_size > LIMITS.files.art_bytes:
                 continue
             data = path.read_bytes()
             info = tarfile.TarInfo(str(path.relative_to(project.root)))
