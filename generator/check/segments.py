@@ -85,6 +85,8 @@ def check(view: GameView) -> list[Finding]:
                 continue
             text = place.text
             where = dict(file=view.rel(place.file), lang=lang, key=seg.ctx)
+            if seg.cells.get(lang):  # a spreadsheet cell: located at it, as sheet errors are
+                where["cell"] = seg.cells[lang]
             out += pair(seg, source, lang, text, indexes, place.line, where, icons=icons)
             sentence_checks.append((seg, lang, text, seg.ctx, place.line, where))
             if lang not in declared_drafts and (
@@ -136,7 +138,8 @@ def pair(
     icons: frozenset[str] | None = None,
 ) -> list[Finding]:
     """The checks of one translation against its source that need no other segment: numbers
-    and glossary swaps (YAML strings: rulebook prose gets them per section), markup and
+    and glossary swaps (YAML strings and spreadsheet cells: rulebook prose gets them per
+    section), markup and
     placeholders. Used by `pnp check` and by `pnp i18n import` on each entry it applies.
 
     A mistake of one side alone (a Jinja block left open, an icon the game does not declare
@@ -145,9 +148,11 @@ def pair(
     would come back as two or three errors."""
     out: list[Finding] = []
     label = seg.ctx
-    if seg.kind == "string" and not (_compiles(seg.text) and _compiles(text)):
+    # a spreadsheet cell is a card string like a YAML one (docs/spreadsheets.md)
+    string = seg.kind in ("string", "sheet-cell")
+    if string and not (_compiles(seg.text) and _compiles(text)):
         return out
-    if seg.kind == "string":
+    if string:
         out += _numbers(
             _unnamed(_words(seg.text), _words(text), source),
             _unnamed(_words(text), _words(seg.text), lang),
