@@ -299,24 +299,22 @@ def _bleed(content: GameContent, comp) -> float:
 
 
 def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> list[Finding]:
-    """Names printed on sheet labels (game title, component names) need glyphs too."""
+    """Names printed on sheet labels and in the guide (game title, component names): not
+    empty, no Jinja (they are printed as written), and glyphs for every character."""
     face = renderer.fonts.label(lang)
-    texts: list[tuple[str, Any, int | None, str | None, Any]] = [
-        (
-            "title",
-            content.dir / "game.yaml",
-            content.game_lines.get("title"),
-            None,
-            content.game.title,
-        )
+    texts: list[tuple[str, Any, dict[str, int], str | None, Any]] = [
+        ("title", content.dir / "game.yaml", content.game_lines, None, content.game.title)
     ]
-    texts += [
-        ("name", c.file, c.line_of.get("name"), c.id, c.model.name) for c in content.components
-    ]
+    texts += [("name", c.file, c.line_of, c.id, c.model.name) for c in content.components]
     out = []
-    for box, file, line, comp_id, value in texts:
+    for box, file, lines, comp_id, value in texts:
         where: dict[str, Any] = dict(
-            file=rel(file, content.project.root), line=line, component=comp_id, lang=lang, box=box
+            file=rel(file, content.project.root),
+            line=lines.get(box),
+            component=comp_id,
+            lang=lang,
+            box=box,
+            key=box,
         )
         try:
             text = templating.pick(value, lang)
@@ -324,6 +322,11 @@ def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> li
             out.append(
                 Finding.from_error(exc, prefix=f"{box}: ", root=content.project.root, **where)
             )
+            continue
+        where["line"] = lines.get(f"{box}.{lang}") or where["line"]
+        problem = _printed_name(box, text, lang)
+        if problem is not None:
+            out.append(problem.finding(where))
             continue
         missing = face.missing(text)
         if missing:
@@ -339,6 +342,43 @@ def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> li
                 )
             )
     return out
+
+
+class _NameProblem:
+    def __init__(self, code: str, message: str, hint: str) -> None:
+        self.code, self.message, self.hint = code, message, hint
+
+    def finding(self, where: dict[str, Any]) -> Finding:
+        return Finding("error", self.code, self.message, hint=self.hint, **where)
+
+
+def _printed_name(box: str, text: str, lang: str) -> _NameProblem | None:
+    """An empty name prints an empty label ("Mini ·  · es"); Jinja in a name is printed as
+    written ("{{ x"), broken or not: both pass nothing that `pnp print` would notice."""
+    if not text.strip():
+        return _NameProblem(
+            "empty-translation",
+            f"{box}: the '{lang}' text is empty (sheet labels and the guide would print "
+            "nothing for it)",
+            f"write the {box} in '{lang}', or leave the language out until it is translated "
+            "(a draft language: `{" + lang + ": draft}` in game.yaml)",
+        )
+    if templating.is_template(text):
+        try:
+            templating.check_syntax(text)
+        except ContentError as exc:
+            return _NameProblem(
+                "template",
+                f"{box}: the '{lang}' text is a broken template: {exc.message}",
+                f"a {box} is printed as written, not run as a template: write it as plain text",
+            )
+        return _NameProblem(
+            "template",
+            f"{box}: the '{lang}' text {text!r} holds Jinja, which labels and the guide would "
+            "print as written",
+            f"a {box} is printed as written, not run as a template: write it as plain text",
+        )
+    return None
 
 
 def _face(renderer: FaceRenderer, layout, ctx, w, h, bleed, info) -> list[Finding]:

@@ -807,6 +807,40 @@ CASES = {
             message="en says 6 where es says 7",
         ),
     ),
+    # A name printed on labels and in the guide: empty, or Jinja that would print as written.
+    "component-name-empty-translation": (
+        sub(COMP, "name: {en: Card, es: Carta}", "name: {en: Card, es: ''}"),
+        dict(
+            exit=1,
+            code="empty-translation",
+            file=COMP,
+            line=2,
+            key="name",
+            message="'es' text is empty",
+        ),
+    ),
+    "component-name-broken-template": (
+        sub(COMP, "name: {en: Card, es: Carta}", "name:\n  en: Card\n  es: '{{ x'"),
+        dict(
+            exit=1,
+            code="template",
+            file=COMP,
+            line=4,
+            key="name",
+            message="'es' text is a broken template",
+        ),
+    ),
+    "game-title-empty-translation": (
+        sub(GAME, "title: {en: Mini, es: Mini}", "title: {en: Mini, es: '  '}"),
+        dict(
+            exit=1,
+            code="empty-translation",
+            file=GAME,
+            line=2,
+            key="title",
+            message="'es' text is empty",
+        ),
+    ),
 }
 
 
