@@ -87,6 +87,19 @@ def check(view: GameView) -> list[Finding]:
             where = dict(file=view.rel(place.file), lang=lang, key=seg.ctx)
             if seg.cells.get(lang):  # a spreadsheet cell: located at it, as sheet errors are
                 where["cell"] = seg.cells[lang]
+            if _blank(seg, text):
+                out.append(
+                    _finding(
+                        "empty-translation",
+                        f"{seg.ctx}: the {lang} text is empty where {source} says "
+                        f"{_short(seg.text)!r}: it prints nothing in {lang}",
+                        place.line,
+                        where,
+                        f"translate it, or make {lang} a draft in game.yaml "
+                        f"(`{{{lang}: draft}}`) while it is being translated",
+                    )
+                )
+                continue
             out += pair(seg, source, lang, text, indexes, place.line, where, icons=icons)
             sentence_checks.append((seg, lang, text, seg.ctx, place.line, where))
             if lang not in declared_drafts and (
@@ -111,6 +124,19 @@ def check(view: GameView) -> list[Finding]:
             )
         )
     return out
+
+
+def _blank(seg: Segment, text: str) -> bool:
+    """A card or data string left empty in one language where the source has text. A game
+    title or component name is the label check's (check/__init__.py: it prints on labels)."""
+    if seg.kind not in ("string", "sheet-cell") or text.strip() or not seg.text.strip():
+        return False
+    return seg.ctx.partition(":")[2] not in ("name", "title")
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _copied(source: str, text: str, lang: str) -> bool:

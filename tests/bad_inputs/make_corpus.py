@@ -841,6 +841,22 @@ CASES = {
             message="'es' text is empty",
         ),
     ),
+    # A card text left empty in one language prints nothing there.
+    "data-text-empty-translation": (
+        sub(
+            COMP,
+            'label: {en: "Hits {{ power }} :star:", es: "Golpea {{ power }} :star:"}',
+            'label: {en: "Hits hard", es: ""}',
+        ),
+        dict(
+            exit=1,
+            code="empty-translation",
+            file=COMP,
+            line=7,
+            key="components/cards.yaml:data.label",
+            message="the es text is empty",
+        ),
+    ),
 }
 
 
