@@ -341,7 +341,24 @@ def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> li
                     **where,
                 )
             )
+    out += _description(content, lang)
     return out
+
+
+def _description(content: GameContent, lang: str) -> list[Finding]:
+    """The game's description, the rulebook cover's subtitle: printed as written too."""
+    value = content.game.description
+    try:
+        text = templating.pick(value, lang) if value else None
+    except ContentError:  # a language missing: the rulebook check's (rules-template)
+        return []
+    problem = None if text is None else _printed_name("description", text, lang)
+    if problem is None:
+        return []
+    lines = content.game_lines
+    line = lines.get(f"description.{lang}") or lines.get("description")
+    file = rel(content.dir / "game.yaml", content.project.root)
+    return [problem.finding(dict(file=file, line=line, lang=lang, key="description"))]
 
 
 class _NameProblem:
@@ -352,16 +369,19 @@ class _NameProblem:
         return Finding("error", self.code, self.message, hint=self.hint, **where)
 
 
+_PRINTED_ON = {"description": "the rulebook cover"}
+
+
 def _printed_name(box: str, text: str, lang: str) -> _NameProblem | None:
     """An empty name prints an empty label ("Mini ·  · es"); Jinja in a name is printed as
-    written ("{{ x"), broken or not: both pass nothing that `pnp print` would notice."""
+    written ("{{ x"), broken or not. Neither stopped `pnp print`: both are errors here."""
+    printed_on = _PRINTED_ON.get(box, "sheet labels and the guide")
     if not text.strip():
         return _NameProblem(
             "empty-translation",
-            f"{box}: the '{lang}' text is empty (sheet labels and the guide would print "
-            "nothing for it)",
-            f"write the {box} in '{lang}', or leave the language out until it is translated "
-            "(a draft language: `{" + lang + ": draft}` in game.yaml)",
+            f"{box}: the '{lang}' text is empty ({printed_on} would print nothing for it)",
+            f"write the {box} in '{lang}' (while '{lang}' is being translated, mark it a "
+            "draft in game.yaml, `{" + lang + ": draft}`, and this is a warning)",
         )
     if templating.is_template(text):
         try:
@@ -374,8 +394,8 @@ def _printed_name(box: str, text: str, lang: str) -> _NameProblem | None:
             )
         return _NameProblem(
             "template",
-            f"{box}: the '{lang}' text {text!r} holds Jinja, which labels and the guide would "
-            "print as written",
+            f"{box}: the '{lang}' text {text!r} holds Jinja, which "
+            f"{printed_on} would print as written",
             f"a {box} is printed as written, not run as a template: write it as plain text",
         )
     return None

@@ -128,10 +128,10 @@ def check(view: GameView) -> list[Finding]:
 
 def _blank(seg: Segment, text: str) -> bool:
     """A card or data string left empty in one language where the source has text. A game
-    title or component name is the label check's (check/__init__.py: it prints on labels)."""
+    title, description or component name is the label check's (check/__init__.py)."""
     if seg.kind not in ("string", "sheet-cell") or text.strip() or not seg.text.strip():
         return False
-    return seg.ctx.partition(":")[2] not in ("name", "title")
+    return seg.ctx.partition(":")[2] not in ("name", "title", "description")
 
 
 def _short(text: str) -> str:

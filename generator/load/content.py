@@ -354,7 +354,11 @@ def _load_game(project: Project, game_id: str) -> GameContent:
         files.append(manifest_file)
     content = GameContent(project, game_dir, game, components, manifest, manifest_raw, files, rules)
     content.draft_errors = draft_errors
-    content.game_lines = {**raw_game.key_lines, **lang_lines(raw_game, "title")}
+    content.game_lines = {
+        **raw_game.key_lines,
+        **lang_lines(raw_game, "title"),
+        **lang_lines(raw_game, "description"),
+    }
     return content
 
 

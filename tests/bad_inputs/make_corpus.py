@@ -857,6 +857,22 @@ CASES = {
             message="the es text is empty",
         ),
     ),
+    # The game's description is the rulebook cover's subtitle, printed as written.
+    "game-description-broken-template": (
+        sub(
+            GAME,
+            "title: {en: Mini, es: Mini}",
+            "title: {en: Mini, es: Mini}\ndescription:\n  en: A tiny game\n  es: '{{ x'",
+        ),
+        dict(
+            exit=1,
+            code="template",
+            file=GAME,
+            line=5,
+            key="description",
+            message="'es' text is a broken template",
+        ),
+    ),
 }
 
 
