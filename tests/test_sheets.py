@@ -565,8 +565,9 @@ def test_a_finding_on_a_card_from_a_sheet_points_at_its_row(tmp_path):
 
 
 def test_sheet_translations_get_the_checks_yaml_strings_get_at_their_cells(tmp_path):
-    """Defect: a number, a glossary term or a `**` changed in a sheet's translated cell passed
-    `pnp check`, while the same text in YAML was an error. Each is now found at its cell."""
+    """Defect: a number or a glossary term changed in a sheet's translated cell passed
+    `pnp check`, while the same text in YAML was an error; an open `**` and English left in a
+    Spanish cell were found at the row, not the cell. Each is now found at its cell."""
     root = _project(tmp_path)
     book = _xlsx(
         {
@@ -576,6 +577,7 @@ def test_sheet_translations_get_the_checks_yaml_strings_get_at_their_cells(tmp_p
                 ["knight", 1, "Knight", "Caballero", "Take a lantern.", "Toma una moneda."],
                 ["mage", 1, "Mage", "Mago", "**Draw** a card.", "**Roba una carta."],
                 ["monk", 1, "Monk", "Monje", "Gain 2 coins.", "Gana 2 monedas."],
+                ["druid", 1, "Druid", "Druida", *["Put the top card of the deck under it."] * 2],
             ]
         }
     )
@@ -595,12 +597,19 @@ def test_sheet_translations_get_the_checks_yaml_strings_get_at_their_cells(tmp_p
     found = {
         (f["code"], f.get("cell")): f
         for f in json.loads(result.stdout)
-        if f["code"] in ("translation-number", "translation-term", "translation-markup")
+        if f["code"]
+        in (
+            "translation-number",
+            "translation-term",
+            "translation-markup",
+            "translation-in-source-language",
+        )
     }
     assert set(found) == {
         ("translation-number", "Deck!F2"),
         ("translation-term", "Deck!F3"),
         ("translation-markup", "Deck!F4"),
+        ("translation-in-source-language", "Deck!F6"),  # the English text left in es
     }, result.stdout
     for f in found.values():
         assert f["severity"] == "error" and f["file"] == "content/g/components/deck.xlsx"

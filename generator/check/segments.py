@@ -117,6 +117,7 @@ def check(view: GameView) -> list[Finding]:
                 f"{len(found)} segment(s) of {lang} still read as {source}: {names}{more}",
                 file=file,
                 line=found[0][1],
+                cell=found[0][0].cells.get(lang),  # a spreadsheet's: its first cell
                 lang=lang,
                 key=found[0][0].ctx,
                 hint=f"translate them (`pnp i18n export {content.id} --lang {lang}`), or make "
