@@ -75,7 +75,7 @@ def test_bad_input(tmp_path, case):
     findings = [f for f in json.loads(result.stdout) if f["severity"] == "error"]
     assert len(findings) == 1, findings
     found = findings[0]
-    for field in ("code", "file", "line", "key"):
+    for field in ("code", "file", "line", "key", "cell"):
         if field in expected:
             assert found.get(field) == expected[field], (field, found)
     if "message" in expected:
@@ -87,6 +87,8 @@ def test_bad_input(tmp_path, case):
     lines = [t for t in text if not t.startswith(("pnp print: stopped", "0 error", "1 error"))]
     assert len(lines) == 1, text
     assert expected.get("file", "") in lines[0]
+    if expected.get("cell"):
+        assert f":{expected['cell']}:" in lines[0]
     if expected.get("line"):
         assert f":{expected['line']}:" in lines[0]
     assert not (root / "output").exists()

@@ -562,3 +562,58 @@ def test_a_finding_on_a_card_from_a_sheet_points_at_its_row(tmp_path):
     found = [f for f in json.loads(result.stdout) if f.get("item") == "knight"]
     assert found, result.stdout
     assert {(f["file"], f["line"]) for f in found} == {("content/g/components/cards.csv", 3)}
+
+
+def test_sheet_translations_get_the_checks_yaml_strings_get_at_their_cells(tmp_path):
+    """Defect: a number or a glossary term changed in a sheet's translated cell passed
+    `pnp check`, while the same text in YAML was an error; an open `**` and English left in a
+    Spanish cell were found at the row, not the cell. Each is now found at its cell."""
+    root = _project(tmp_path)
+    book = _xlsx(
+        {
+            "Deck": [
+                ["id", "count", "title.en", "title.es", "text.en", "text.es"],
+                ["scout", 1, "Scout", "Explorador", "Gain 6 coins.", "Gana 7 monedas."],
+                ["knight", 1, "Knight", "Caballero", "Take a lantern.", "Toma una moneda."],
+                ["mage", 1, "Mage", "Mago", "**Draw** a card.", "**Roba una carta."],
+                ["monk", 1, "Monk", "Monje", "Gain 2 coins.", "Gana 2 monedas."],
+                ["druid", 1, "Druid", "Druida", *["Put the top card of the deck under it."] * 2],
+            ]
+        }
+    )
+    write_files(
+        root,
+        {
+            "content/g/components/cards.yaml": _head(root) + "items: deck.xlsx#Deck\n",
+            "content/g/components/deck.xlsx": book,
+            "content/g/glossary.yaml": (
+                "terms:\n"
+                "  - {id: coin, en: [coin, coins], es: [moneda, monedas]}\n"
+                "  - {id: lantern, en: [lantern, lanterns], es: [linterna, linternas]}\n"
+            ),
+        },
+    )
+    result = run_pnp(root, "check", "g", "--format", "json")
+    found = {
+        (f["code"], f.get("cell")): f
+        for f in json.loads(result.stdout)
+        if f["code"]
+        in (
+            "translation-number",
+            "translation-term",
+            "translation-markup",
+            "translation-in-source-language",
+        )
+    }
+    assert set(found) == {
+        ("translation-number", "Deck!F2"),
+        ("translation-term", "Deck!F3"),
+        ("translation-markup", "Deck!F4"),
+        ("translation-in-source-language", "Deck!F6"),  # the English text left in es
+    }, result.stdout
+    for f in found.values():
+        assert f["severity"] == "error" and f["file"] == "content/g/components/deck.xlsx"
+    assert "says 7" in found[("translation-number", "Deck!F2")]["message"]
+    text = run_pnp(root, "check", "g")
+    assert text.returncode == 1
+    assert "content/g/components/deck.xlsx:Deck!F2: error: [translation-number]" in text.stdout

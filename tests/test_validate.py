@@ -433,6 +433,32 @@ def test_mutation_glossary_links_an_unknown_component(red):
     assert found[0].severity == "warning"
 
 
+def test_mutation_component_name_differs_from_its_glossary_term(red):
+    """Defect: the glossary says map card is 맵 카드 in Korean and links the term to
+    map-cards, but a Korean component name of 지도 카드 was never compared with it."""
+    assert findings(red, "red-code") == []
+    edit(red / RC / "components/map-cards.yaml", "ko: 맵 카드", "ko: 지도 카드")
+    found = findings(red, "red-code")
+    assert codes(found) == [("glossary-name", "ko", "map-cards.yaml")]
+    f = found[0]
+    assert f.severity == "warning" and f.key == "name" and f.component == "map-cards"
+    assert f.line == 2
+    assert "'지도 카드'" in f.message and "glossary term 'map-card'" in f.message
+    assert "glossary.yaml:" in f.message and "맵 카드" in f.message
+
+
+def test_a_term_that_does_not_name_its_component_is_not_compared(red):
+    """Several terms link one component (its deck, a kind of it): only the term whose forms
+    hold the name in some language is the component's name."""
+    edit(
+        red / RC / "glossary.yaml",
+        "  - id: map-card\n",
+        "  - id: map-deck\n    es: [mazo de mapa]\n    ko: [맵 덱]\n    en: [map deck]\n"
+        "    component: map-cards\n  - id: map-card\n",
+    )
+    assert [f for f in findings(red, "red-code") if f.code == "glossary-name"] == []
+
+
 # ---------------------------------------------------------------- accepted.yaml
 
 

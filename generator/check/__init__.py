@@ -303,24 +303,22 @@ def _bleed(content: GameContent, comp) -> float:
 
 
 def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> list[Finding]:
-    """Names printed on sheet labels (game title, component names) need glyphs too."""
+    """Names printed on sheet labels and in the guide (game title, component names): not
+    empty, no Jinja (they are printed as written), and glyphs for every character."""
     face = renderer.fonts.label(lang)
-    texts: list[tuple[str, Any, int | None, str | None, Any]] = [
-        (
-            "title",
-            content.dir / "game.yaml",
-            content.game_lines.get("title"),
-            None,
-            content.game.title,
-        )
+    texts: list[tuple[str, Any, dict[str, int], str | None, Any]] = [
+        ("title", content.dir / "game.yaml", content.game_lines, None, content.game.title)
     ]
-    texts += [
-        ("name", c.file, c.line_of.get("name"), c.id, c.model.name) for c in content.components
-    ]
+    texts += [("name", c.file, c.line_of, c.id, c.model.name) for c in content.components]
     out = []
-    for box, file, line, comp_id, value in texts:
+    for box, file, lines, comp_id, value in texts:
         where: dict[str, Any] = dict(
-            file=rel(file, content.project.root), line=line, component=comp_id, lang=lang, box=box
+            file=rel(file, content.project.root),
+            line=lines.get(box),
+            component=comp_id,
+            lang=lang,
+            box=box,
+            key=box,
         )
         try:
             text = templating.pick(value, lang)
@@ -328,6 +326,11 @@ def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> li
             out.append(
                 Finding.from_error(exc, prefix=f"{box}: ", root=content.project.root, **where)
             )
+            continue
+        where["line"] = lines.get(f"{box}.{lang}") or where["line"]
+        problem = _printed_name(box, text, lang)
+        if problem is not None:
+            out.append(problem.finding(where))
             continue
         missing = face.missing(text)
         if missing:
@@ -342,7 +345,64 @@ def _label_glyphs(content: GameContent, renderer: FaceRenderer, lang: str) -> li
                     **where,
                 )
             )
+    out += _description(content, lang)
     return out
+
+
+def _description(content: GameContent, lang: str) -> list[Finding]:
+    """The game's description, the rulebook cover's subtitle: printed as written too."""
+    value = content.game.description
+    try:
+        text = templating.pick(value, lang) if value else None
+    except ContentError:  # a language missing: the rulebook check's (rules-template)
+        return []
+    problem = None if text is None else _printed_name("description", text, lang)
+    if problem is None:
+        return []
+    lines = content.game_lines
+    line = lines.get(f"description.{lang}") or lines.get("description")
+    file = rel(content.dir / "game.yaml", content.project.root)
+    return [problem.finding(dict(file=file, line=line, lang=lang, key="description"))]
+
+
+class _NameProblem:
+    def __init__(self, code: str, message: str, hint: str) -> None:
+        self.code, self.message, self.hint = code, message, hint
+
+    def finding(self, where: dict[str, Any]) -> Finding:
+        return Finding("error", self.code, self.message, hint=self.hint, **where)
+
+
+_PRINTED_ON = {"description": "the rulebook cover"}
+
+
+def _printed_name(box: str, text: str, lang: str) -> _NameProblem | None:
+    """An empty name prints an empty label ("Mini ·  · es"); Jinja in a name is printed as
+    written ("{{ x"), broken or not. Neither stopped `pnp print`: both are errors here."""
+    printed_on = _PRINTED_ON.get(box, "sheet labels and the guide")
+    if not text.strip():
+        return _NameProblem(
+            "empty-translation",
+            f"{box}: the '{lang}' text is empty ({printed_on} would print nothing for it)",
+            f"write the {box} in '{lang}' (while '{lang}' is being translated, mark it a "
+            "draft in game.yaml, `{" + lang + ": draft}`, and this is a warning)",
+        )
+    if templating.is_template(text):
+        try:
+            templating.check_syntax(text)
+        except ContentError as exc:
+            return _NameProblem(
+                "template",
+                f"{box}: the '{lang}' text is a broken template: {exc.message}",
+                f"a {box} is printed as written, not run as a template: write it as plain text",
+            )
+        return _NameProblem(
+            "template",
+            f"{box}: the '{lang}' text {text!r} holds Jinja, which "
+            f"{printed_on} would print as written",
+            f"a {box} is printed as written, not run as a template: write it as plain text",
+        )
+    return None
 
 
 def _face(renderer: FaceRenderer, layout, ctx, w, h, bleed, info) -> list[Finding]:

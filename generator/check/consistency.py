@@ -40,6 +40,7 @@ def validate_game(content: GameContent) -> list[Finding]:
     ):
         out += check(view)
     out += _glossary_links(view)
+    out += _glossary_names(view)
     return view.problems + _one_per_structure_problem(out)
 
 
@@ -82,3 +83,54 @@ def _glossary_links(view: GameView) -> list[Finding]:
                 )
             )
     return out
+
+
+def _glossary_names(view: GameView) -> list[Finding]:
+    """A component's name against the glossary term that names it.
+
+    Several terms may link one component (the deck, a kind of card, its plural), so the term
+    that names it is the one whose forms hold the component's name in some language; in every
+    other language where both have text, the name must be one of that term's forms (case aside).
+    A language without forms in the glossary, or without a name, is not compared."""
+    glossary = view.glossary
+    if glossary is None:
+        return []
+    languages = view.content.languages
+    components = {c.id: c for c in view.content.components}
+    out = []
+    for i, term in enumerate(glossary.terms):
+        comp = components.get(term.component or "")
+        if comp is None or not isinstance(comp.model.name, dict):
+            continue
+        names = {lang: text for lang, text in comp.model.name.items() if lang in languages}
+        forms = {lang: {_fold(f) for f in term.forms(lang)} for lang in names}
+        agree = [lang for lang, text in names.items() if _fold(text) in forms[lang]]
+        if not agree:
+            continue  # another of the component's terms (its deck, a kind of it) names it
+        for lang, text in names.items():
+            if not forms[lang] or _fold(text) in forms[lang]:
+                continue
+            out.append(
+                Finding(
+                    "warning",
+                    "glossary-name",
+                    f"name: the {lang} name '{text}' of component '{comp.id}' is not a form "
+                    f"of glossary term '{term.id}' ({view.rel(glossary.path)}:"
+                    f"{glossary.line_of(i)}), which "
+                    f"links this component and says {lang}: "
+                    + ", ".join(term.forms(lang))
+                    + f" (it agrees in {', '.join(agree)})",
+                    file=view.rel(comp.file),
+                    line=comp.line_of.get(f"name.{lang}") or comp.line_of.get("name"),
+                    component=comp.id,
+                    lang=lang,
+                    key="name",
+                    hint=f"rename the component in {lang}, or add '{text}' to the term's {lang} "
+                    "forms if it is the same term",
+                )
+            )
+    return out
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.split()).casefold()

@@ -85,6 +85,21 @@ def check(view: GameView) -> list[Finding]:
                 continue
             text = place.text
             where = dict(file=view.rel(place.file), lang=lang, key=seg.ctx)
+            if seg.cells.get(lang):  # a spreadsheet cell: located at it, as sheet errors are
+                where["cell"] = seg.cells[lang]
+            if _blank(seg, text):
+                out.append(
+                    _finding(
+                        "empty-translation",
+                        f"{seg.ctx}: the {lang} text is empty where {source} says "
+                        f"{_short(seg.text)!r}: it prints nothing in {lang}",
+                        place.line,
+                        where,
+                        f"translate it, or make {lang} a draft in game.yaml "
+                        f"(`{{{lang}: draft}}`) while it is being translated",
+                    )
+                )
+                continue
             out += pair(seg, source, lang, text, indexes, place.line, where, icons=icons)
             sentence_checks.append((seg, lang, text, seg.ctx, place.line, where))
             if lang not in declared_drafts and (
@@ -102,6 +117,7 @@ def check(view: GameView) -> list[Finding]:
                 f"{len(found)} segment(s) of {lang} still read as {source}: {names}{more}",
                 file=file,
                 line=found[0][1],
+                cell=found[0][0].cells.get(lang),  # a spreadsheet's: its first cell
                 lang=lang,
                 key=found[0][0].ctx,
                 hint=f"translate them (`pnp i18n export {content.id} --lang {lang}`), or make "
@@ -109,6 +125,19 @@ def check(view: GameView) -> list[Finding]:
             )
         )
     return out
+
+
+def _blank(seg: Segment, text: str) -> bool:
+    """A card or data string left empty in one language where the source has text. A game
+    title, description or component name is the label check's (check/__init__.py)."""
+    if seg.kind not in ("string", "sheet-cell") or text.strip() or not seg.text.strip():
+        return False
+    return seg.ctx.partition(":")[2] not in ("name", "title", "description")
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _copied(source: str, text: str, lang: str) -> bool:
@@ -136,7 +165,8 @@ def pair(
     icons: frozenset[str] | None = None,
 ) -> list[Finding]:
     """The checks of one translation against its source that need no other segment: numbers
-    and glossary swaps (YAML strings: rulebook prose gets them per section), markup and
+    and glossary swaps (YAML strings and spreadsheet cells: rulebook prose gets them per
+    section), markup and
     placeholders. Used by `pnp check` and by `pnp i18n import` on each entry it applies.
 
     A mistake of one side alone (a Jinja block left open, an icon the game does not declare
@@ -145,9 +175,11 @@ def pair(
     would come back as two or three errors."""
     out: list[Finding] = []
     label = seg.ctx
-    if seg.kind == "string" and not (_compiles(seg.text) and _compiles(text)):
+    # a spreadsheet cell is a card string like a YAML one (docs/spreadsheets.md)
+    string = seg.kind in ("string", "sheet-cell")
+    if string and not (_compiles(seg.text) and _compiles(text)):
         return out
-    if seg.kind == "string":
+    if string:
         out += _numbers(
             _unnamed(_words(seg.text), _words(text), source),
             _unnamed(_words(text), _words(seg.text), lang),

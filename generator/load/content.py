@@ -101,6 +101,15 @@ class GameContent:
         return next(c for c in self.components if c.id == component_id)
 
 
+def lang_lines(raw: Any, key: str) -> dict[str, int]:
+    """The lines of a per-language text's entries ("name.es"), so a finding about one
+    language's text is located at its own line."""
+    value = raw.get(key) if isinstance(raw, dict) else None
+    if not isinstance(value, YDict):
+        return {}
+    return {f"{key}.{lang}": value.line_of(lang) or 0 for lang in value}
+
+
 def data_lines(raw: Any) -> dict[str, int]:
     """The lines of a `data:` mapping's keys and of their language texts ("label",
     "label.es"), so an error in one is located at its own line."""
@@ -316,7 +325,7 @@ def _load_game(project: Project, game_id: str) -> GameContent:
             ComponentSpec(
                 comp,
                 comp_file,
-                dict(raw.key_lines),
+                {**raw.key_lines, **lang_lines(raw, "name")},
                 items,
                 size,
                 sheet.path if sheet is not None else None,
@@ -345,7 +354,11 @@ def _load_game(project: Project, game_id: str) -> GameContent:
         files.append(manifest_file)
     content = GameContent(project, game_dir, game, components, manifest, manifest_raw, files, rules)
     content.draft_errors = draft_errors
-    content.game_lines = dict(raw_game.key_lines)
+    content.game_lines = {
+        **raw_game.key_lines,
+        **lang_lines(raw_game, "title"),
+        **lang_lines(raw_game, "description"),
+    }
     return content
 
 

@@ -122,6 +122,14 @@ def sub(path, old, new):
     return {path: text.replace(old, new, 1)}
 
 
+COMP_ITEMS = """items:
+  - id: red-card
+    count: 2
+    data: {colour: red, power: 1}
+  - id: blue-card
+    data: {colour: blue, power: 3}
+"""
+
 # name: (files to write over the base, expected). Expected: exit, code, file, line, key, message.
 CASES = {
     "yaml-unclosed-bracket": (
@@ -776,7 +784,112 @@ CASES = {
             message="under its data:",
         ),
     ),
+    # A spreadsheet cell gets the translation checks a YAML string gets, located at its cell.
+    "sheet-translation-number": (
+        {
+            **sub(
+                COMP,
+                COMP_ITEMS,
+                "items: cards.csv\n",
+            ),
+            "content/mini/components/cards.csv": (
+                "id,count,colour,power,text.en,text.es\n"
+                "red-card,2,red,1,Hits 6,Golpea 7\n"
+                "blue-card,1,blue,3,Hits 2,Golpea 2\n"
+            ),
+        },
+        dict(
+            exit=1,
+            code="translation-number",
+            file="content/mini/components/cards.csv",
+            cell="F2",
+            key="components/cards.csv:[red-card].data.text",
+            message="en says 6 where es says 7",
+        ),
+    ),
+    # A name printed on labels and in the guide: empty, or Jinja that would print as written.
+    "component-name-empty-translation": (
+        sub(COMP, "name: {en: Card, es: Carta}", "name: {en: Card, es: ''}"),
+        dict(
+            exit=1,
+            code="empty-translation",
+            file=COMP,
+            line=2,
+            key="name",
+            message="'es' text is empty",
+        ),
+    ),
+    "component-name-broken-template": (
+        sub(COMP, "name: {en: Card, es: Carta}", "name:\n  en: Card\n  es: '{{ x'"),
+        dict(
+            exit=1,
+            code="template",
+            file=COMP,
+            line=4,
+            key="name",
+            message="'es' text is a broken template",
+        ),
+    ),
+    "game-title-empty-translation": (
+        sub(GAME, "title: {en: Mini, es: Mini}", "title: {en: Mini, es: '  '}"),
+        dict(
+            exit=1,
+            code="empty-translation",
+            file=GAME,
+            line=2,
+            key="title",
+            message="'es' text is empty",
+        ),
+    ),
+    # A card text left empty in one language prints nothing there.
+    "data-text-empty-translation": (
+        sub(
+            COMP,
+            'label: {en: "Hits {{ power }} :star:", es: "Golpea {{ power }} :star:"}',
+            'label: {en: "Hits hard", es: ""}',
+        ),
+        dict(
+            exit=1,
+            code="empty-translation",
+            file=COMP,
+            line=7,
+            key="components/cards.yaml:data.label",
+            message="the es text is empty",
+        ),
+    ),
+    # The game's description is the rulebook cover's subtitle, printed as written.
+    "game-description-broken-template": (
+        sub(
+            GAME,
+            "title: {en: Mini, es: Mini}",
+            "title: {en: Mini, es: Mini}\ndescription:\n  en: A tiny game\n  es: '{{ x'",
+        ),
+        dict(
+            exit=1,
+            code="template",
+            file=GAME,
+            line=5,
+            key="description",
+            message="'es' text is a broken template",
+        ),
+    ),
 }
+
+
+def write_case(number: int, name: str, files: dict, expected: dict) -> None:
+    folder = HERE / f"{number:02d}-{name}"
+    folder.mkdir()
+    for rel, data in files.items():
+        target = folder / "tree" / rel
+        if data is None:  # a directory where a file should be
+            target.mkdir(parents=True, exist_ok=True)
+            (target / ".keep").write_text("")
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+    (folder / "expected.yaml").write_text(
+        yaml.safe_dump(expected, allow_unicode=True, sort_keys=False)
+    )
 
 
 def main() -> None:
@@ -790,19 +903,7 @@ def main() -> None:
         if old.is_dir() and old.name[:2].isdigit():
             shutil.rmtree(old)
     for number, (name, (files, expected)) in enumerate(CASES.items(), start=1):
-        folder = HERE / f"{number:02d}-{name}"
-        folder.mkdir()
-        for rel, data in files.items():
-            target = folder / "tree" / rel
-            if data is None:  # a directory where a file should be
-                target.mkdir(parents=True, exist_ok=True)
-                (target / ".keep").write_text("")
-                continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
-        (folder / "expected.yaml").write_text(
-            yaml.safe_dump(expected, allow_unicode=True, sort_keys=False)
-        )
+        write_case(number, name, files, expected)
     print(f"{len(CASES)} cases")
 
 
