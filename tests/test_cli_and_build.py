@@ -95,9 +95,10 @@ def test_noop_rebuild_builds_nothing_and_a_change_rebuilds_only_its_targets(dogf
     assert not list((root / "output").rglob("*.tmp"))
 
 
-# Two Hanja no bundled face covers (the Japanese face's kanji subset covers common ones such
-# as 飛機, which per-character fallback now prints in a Korean name).
-UNCOVERED = "鬱纛"
+# Two ideographs of CJK Extension B, which no bundled face covers (the Japanese and Chinese
+# subsets cover the common ones, such as 飛機 or 鬱, which per-character fallback prints).
+UNCOVERED = "\U00020000\U0002a6a5"
+SHOWN = ("'\U00020000' (U+20000)", "'\U0002a6a5' (U+2A6A5)")
 
 
 def test_missing_glyph_is_an_error_finding_naming_item_language_and_characters(dogfight_copy):
@@ -117,10 +118,10 @@ def test_missing_glyph_is_an_error_finding_naming_item_language_and_characters(d
     # the component's name is also printed in the ko rulebook's component list
     rulebook = [f for f in findings if f["code"] == "missing-glyph" and not f.get("box")]
     assert [(f["file"], f["lang"]) for f in rulebook] == [("content/dogfight/rules/ko.md", "ko")]
-    assert "'鬱' (U+9B31)" in rulebook[0]["message"] and "'纛' (U+7E9B)" in rulebook[0]["message"]
+    assert all(shown in rulebook[0]["message"] for shown in SHOWN)
     for f in glyphs:
         assert f["lang"] == "ko" and f["component"] == "allied-planes"
-        assert "'鬱' (U+9B31)" in f["message"] and "'纛' (U+7E9B)" in f["message"]
+        assert all(shown in f["message"] for shown in SHOWN)
     card = next(f for f in glyphs if f["box"] == "deck" and f.get("item"))
     assert card["item"] == "red-1" and "50 items" in card["message"]
     # print refuses to write anything when check finds errors
