@@ -18,6 +18,7 @@ from pathlib import Path
 import pikepdf
 
 from generator.errors import ContentError
+from generator.units import compose
 
 PX = 0.75  # WeasyPrint's layout unit (CSS px) in points
 MIN_TEXT_PT = 6.0  # no text in a figure prints smaller
@@ -39,16 +40,7 @@ class Placement:
 
 def _mul(m, n):
     """m then n (PDF order: the point is transformed by m first)."""
-    a, b, c, d, e, f = m
-    A, B, C, D, E, F = n
-    return (
-        a * A + b * C,
-        a * B + b * D,
-        c * A + d * C,
-        c * B + d * D,
-        e * A + f * C + E,
-        e * B + f * D + F,
-    )
+    return compose(n, m)
 
 
 def smallest_text(path: Path) -> float | None:
@@ -61,60 +53,16 @@ def smallest_text(path: Path) -> float | None:
     return min(found) if found else None
 
 
-def _walk(holder, ctm, found: list[float], depth: int) -> None:
-    if depth > 8:  # nested forms this deep are not drawn by pnp
-        return
-    resources = holder.get("/Resources") or pikepdf.Dictionary()
-    xobjects = resources.get("/XObject") or pikepdf.Dictionary()
+def _operations(holder, ctm):
+    """Each operation of `holder`'s content stream with the transformation it is drawn under,
+    and for a text-showing one the size its text prints at (points): (operands, operator,
+    name, ctm, printed size or None)."""
     stack = []
     size = 0.0
     tm: tuple[float, ...] = (1, 0, 0, 1, 0, 0)
     for operands, op in pikepdf.parse_content_stream(holder):  # type: ignore[misc]
         name = str(op)
-        if name == "q":
-            stack.append(ctm)
-        elif name == "Q" and stack:
-            ctm = stack.pop()
-        elif name == "cm":
-            ctm = _mul(tuple(float(v) for v in operands), ctm)
-        elif name == "BT":
-            tm = (1, 0, 0, 1, 0, 0)
-        elif name == "Tf":
-            size = float(operands[1])
-        elif name == "Tm":
-            tm = tuple(float(v) for v in operands)
-        elif name in ("Tj", "TJ", "'", '"'):
-            text = operands[-1]
-            empty = (
-                len(text) == 0
-                if isinstance(text, pikepdf.Array)
-                else not bytes(text).strip(b" \x00")
-            )
-            if size and not empty:
-                _, _, c, d, _, _ = _mul(tm, ctm)
-                found.append(abs(size) * math.hypot(c, d))
-        elif name == "Do":
-            xobject = xobjects.get(operands[0])
-            if xobject is not None and xobject.get("/Subtype") == "/Form":
-                matrix = tuple(float(v) for v in xobject.get("/Matrix", [1, 0, 0, 1, 0, 0]))
-                _walk(xobject, _mul(matrix, ctm), found, depth + 1)
-
-
-def _without_small_text(book, form, limit: float, ctm, depth: int = 0):
-    """A copy of a Form XObject of `book` whose text shown smaller than `limit` (points, as
-    printed under `ctm`) is left out, nested forms included; `form` itself when none is."""
-    if depth > 8:
-        return form
-    resources = form.get("/Resources") or pikepdf.Dictionary()
-    xobjects = resources.get("/XObject") or pikepdf.Dictionary()
-    kept: list = []
-    dropped = False
-    replaced: dict[str, pikepdf.Object] = {}
-    stack = []
-    size = 0.0
-    tm: tuple[float, ...] = (1, 0, 0, 1, 0, 0)
-    for operands, op in pikepdf.parse_content_stream(form):  # type: ignore[misc]
-        name = str(op)
+        printed = None
         if name == "q":
             stack.append(ctm)
         elif name == "Q" and stack:
@@ -129,24 +77,65 @@ def _without_small_text(book, form, limit: float, ctm, depth: int = 0):
             tm = tuple(float(v) for v in operands)
         elif name in ("Tj", "TJ", "'", '"'):
             _, _, c, d, _, _ = _mul(tm, ctm)
-            if abs(size) * math.hypot(c, d) < limit:
+            printed = abs(size) * math.hypot(c, d)
+        yield operands, op, name, ctm, printed
+
+
+def _form(xobjects, operands):
+    """The Form XObject a `Do` draws, or None (an image)."""
+    xobject = xobjects.get(operands[0])
+    return xobject if xobject is not None and xobject.get("/Subtype") == "/Form" else None
+
+
+def _form_matrix(xobject) -> tuple[float, ...]:
+    return tuple(float(v) for v in xobject.get("/Matrix", [1, 0, 0, 1, 0, 0]))
+
+
+def _walk(holder, ctm, found: list[float], depth: int) -> None:
+    if depth > 8:  # nested forms this deep are not drawn by pnp
+        return
+    resources = holder.get("/Resources") or pikepdf.Dictionary()
+    xobjects = resources.get("/XObject") or pikepdf.Dictionary()
+    for operands, _, name, now, printed in _operations(holder, ctm):
+        if printed is not None:
+            text = operands[-1]
+            empty = (
+                len(text) == 0
+                if isinstance(text, pikepdf.Array)
+                else not bytes(text).strip(b" \x00")
+            )
+            if printed and not empty:
+                found.append(printed)
+        elif name == "Do" and (xobject := _form(xobjects, operands)) is not None:
+            _walk(xobject, _mul(_form_matrix(xobject), now), found, depth + 1)
+
+
+def _without_small_text(book, form, limit: float, ctm, depth: int = 0):
+    """A copy of a Form XObject of `book` whose text shown smaller than `limit` (points, as
+    printed under `ctm`) is left out, nested forms included; `form` itself when none is."""
+    if depth > 8:
+        return form
+    resources = form.get("/Resources") or pikepdf.Dictionary()
+    xobjects = resources.get("/XObject") or pikepdf.Dictionary()
+    kept: list = []
+    dropped = False
+    replaced: dict[str, pikepdf.Object] = {}
+    for operands, op, name, now, printed in _operations(form, ctm):
+        if printed is not None and printed < limit:
+            dropped = True
+            if name == "'":  # the line feed stays
+                kept.append(([], pikepdf.Operator("T*")))
+            elif name == '"':
+                kept.append(([operands[0]], pikepdf.Operator("Tw")))
+                kept.append(([operands[1]], pikepdf.Operator("Tc")))
+                kept.append(([], pikepdf.Operator("T*")))
+            continue
+        if name == "Do" and (xobject := _form(xobjects, operands)) is not None:
+            matrix = _form_matrix(xobject)
+            copy = _without_small_text(book, xobject, limit, _mul(matrix, now), depth + 1)
+            if copy is not xobject:
+                replaced[str(operands[0])] = copy
                 dropped = True
-                if name == "'":  # the line feed stays
-                    kept.append(([], pikepdf.Operator("T*")))
-                elif name == '"':
-                    kept.append(([operands[0]], pikepdf.Operator("Tw")))
-                    kept.append(([operands[1]], pikepdf.Operator("Tc")))
-                    kept.append(([], pikepdf.Operator("T*")))
-                continue
-        elif name == "Do":
-            key = str(operands[0])
-            xobject = xobjects.get(operands[0])
-            if xobject is not None and xobject.get("/Subtype") == "/Form":
-                matrix = tuple(float(v) for v in xobject.get("/Matrix", [1, 0, 0, 1, 0, 0]))
-                copy = _without_small_text(book, xobject, limit, _mul(matrix, ctm), depth + 1)
-                if copy is not xobject:
-                    replaced[key] = copy
-                    dropped = True
         kept.append((operands, op))
     if not dropped:
         return form
