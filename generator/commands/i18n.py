@@ -252,7 +252,7 @@ def export(project, args, load) -> int:
         shown = [p for p in blocks if p.path is not None]
         print(
             f"  {len(shown)} rulebook picture(s) -> {context} ({len(blocks) - len(shown)} "
-            "segment(s) inside a template call have none)"
+            "segment(s) not found in the laid-out book)"
         )
     return EXIT_OK
 
