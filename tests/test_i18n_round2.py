@@ -682,6 +682,56 @@ def _rulebook_pictures_outline_their_segments(out: Path, po: polib.POFile) -> No
         assert 0.8 <= len(got) / len(want) <= 1.3, (e.msgctxt, want, got)
 
 
+def test_strings_inside_template_calls_get_a_picture_of_their_caption_or_header(
+    make_project, tmp_path
+):
+    """Defect: strings inside template calls (Red Code's board caption, its tables' headers)
+    had no picture. Now the element the call renders them in is outlined: every `call` entry
+    has its picture, and the laid-out text inside the outline is the entry's string."""
+    import json
+
+    if not shutil.which("pdftotext"):
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    root = make_project(games=("red-code",))
+    out = tmp_path / "context"
+    done = run_pnp(
+        root,
+        "i18n",
+        "export",
+        "red-code",
+        "--lang",
+        "ko",
+        "-o",
+        str(tmp_path / "ko.po"),
+        "--context",
+        str(out),
+        check=True,
+    )
+    assert "(0 segment(s) not found in the laid-out book)" in done.stdout, done.stdout
+    po = polib.pofile(str(tmp_path / "ko.po"))
+    calls = [e for e in po if e.msgctxt and re.match(r"rules:[^:]*:call-", e.msgctxt)]
+    assert len(calls) >= 8, [e.msgctxt for e in calls]  # a caption and 7 table headers
+    assert any(len(e.msgstr) > 60 for e in calls)  # the board's caption
+    index = json.loads((out / "rulebook.ko.json").read_text(encoding="utf-8"))
+    for e in calls:
+        info = index["pictures"][e.msgctxt]
+        assert (out / info["png"]).is_file()
+        x0, y0, x1, y1 = info["outline_pt"]
+        page = str(info["page"])
+        where = [int(x0) - 1, int(y0) - 1, int(x1 - x0) + 3, int(y1 - y0) + 3]
+        text = subprocess.run(
+            ["pdftotext", "-f", page, "-l", page]
+            + [a for k, v in zip("xyWH", where, strict=True) for a in (f"-{k}", str(v))]
+            + [str(out / "rulebook.ko.pdf"), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        got, want = _letters(text), _letters(e.msgstr)
+        assert want and want in got, (e.msgctxt, want, got)
+        assert len(got) <= 1.3 * len(want) + 2, (e.msgctxt, want, got)  # no neighbour inside
+
+
 def test_a_glossary_term_swapped_in_a_spanish_card_text(make_project):
     """Defect: linternas -> monedas in a Spanish card text (English source) passed."""
     root = make_project(templates="all")

@@ -20,6 +20,7 @@ from generator.load.content import GameContent
 from generator.load.glossary import load_glossary
 from generator.load.terms import index
 from generator.load.yamlload import read_text
+from generator.render.room import room_hints
 
 EXIT_OK, EXIT_FINDINGS, EXIT_CANNOT_RUN = 0, 1, 2
 
@@ -226,6 +227,12 @@ def _default_po(project, game: str, lang: str | None) -> Path:
     )
 
 
+def _room(content: GameContent) -> dict[str, str]:
+    """The `#. room:` hint of each face string (render/room.py)."""
+    strings = [(s.ctx, s.source.file, s.text) for s in all_segments(content) if s.kind == "string"]
+    return room_hints(content, strings)
+
+
 def export(project, args, load) -> int:
     (content,) = load(project, [args.game])
     if not args.template and not args.lang:
@@ -234,7 +241,7 @@ def export(project, args, load) -> int:
     if lang is not None:
         _check_langs([content], [lang], translation=True)
     out = args.output or _default_po(project, content.id, lang)
-    catalogue = po.export(content, lang, template=args.template)
+    catalogue = po.export(content, lang, template=args.template, hints=_room(content))
     po.write_po(catalogue, out)
     fuzzy = sum(1 for e in catalogue if "fuzzy" in e.flags)
     empty = sum(1 for e in catalogue if not e.msgstr)
@@ -252,7 +259,7 @@ def export(project, args, load) -> int:
         shown = [p for p in blocks if p.path is not None]
         print(
             f"  {len(shown)} rulebook picture(s) -> {context} ({len(blocks) - len(shown)} "
-            "segment(s) inside a template call have none)"
+            "segment(s) not found in the laid-out book)"
         )
     return EXIT_OK
 
@@ -314,7 +321,7 @@ def add(project, args, load) -> int:
     atomic_write(game_file, new.encode("utf-8"))
     (content,) = load(project, [args.game])
     out = args.output or _default_po(project, content.id, lang)
-    catalogue = po.export(content, lang)
+    catalogue = po.export(content, lang, hints=_room(content))
     po.write_po(catalogue, out)
     print(f"{content.id}: {lang} added as a draft language in game.yaml")
     if baseline:

@@ -11,7 +11,9 @@ Strings that print on no face (game.yaml's title) get no picture; the export say
 
 Each rulebook segment gets a picture of the page region where its block lands in the rulebook
 (write_rule_pictures): the book is laid out once with each block marked by its line in the
-rules file (`data-line`), WeasyPrint's boxes say where each landed, and the page is rasterised
+rules file (`data-line`; a string inside a template call, such as a board's caption or a
+table's header, marks the element the call renders it in: `data-call`), WeasyPrint's boxes say
+where each landed, and the page is rasterised
 and cropped around the block, outlined in red.
 """
 
@@ -146,7 +148,7 @@ def write_pictures(
 # ---------------------------------------------------------------- rulebook blocks
 
 MARGIN_MM = 18  # the page shown above and below a block, for its surroundings
-RULE_KINDS = ("title", "heading", "paragraph", "item", "cell")
+RULE_KINDS = ("title", "heading", "paragraph", "item", "cell", "call")
 
 
 def _block_key(seg: Segment, place) -> str | None:
@@ -159,7 +161,9 @@ def _block_key(seg: Segment, place) -> str | None:
         return f"{place.cell[0]}:{place.cell[1]}"
     if seg.kind in ("paragraph", "item"):
         return str(place.line)
-    return None  # a string inside a template call: no block of its own
+    if seg.kind == "call" and place.call is not None:
+        return f"{place.line}@{place.call[0]}"  # the element the call renders it in
+    return None
 
 
 def write_rule_pictures(

@@ -23,7 +23,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -162,8 +162,11 @@ def _comment(
     seg: Segment,
     source: str,
     ids: dict[Path, str | None],
+    room: str | None = None,
 ) -> str:
     lines = [_where(content, seg, ids)]
+    if room:
+        lines.append(room)
     count = plurals.counted(seg.text)
     for n, block in enumerate(_placeholders(seg.text)):
         lines.append(f"{{{n}}} = {block}")
@@ -206,8 +209,15 @@ def plural_forms_of(text: str, translation: str, rule: plurals.Rule) -> list[str
     return plurals.forms(protected, count.var, rule.representatives())
 
 
-def export(content: GameContent, lang: str | None, template: bool = False) -> polib.POFile:
-    """A PO file of every segment for `lang` (a POT with empty msgstr when `template`)."""
+def export(
+    content: GameContent,
+    lang: str | None,
+    template: bool = False,
+    hints: Mapping[str, str] | None = None,
+) -> polib.POFile:
+    """A PO file of every segment for `lang` (a POT with empty msgstr when `template`).
+    `hints`: ctx -> one more line of the extracted comment (the room a face string has,
+    render/room.py); the same for every language, so the POT and each PO agree."""
     source = seg_mod.source_language(content)
     segments = seg_mod.all_segments(content)
     glossary = load_glossary(content.dir)  # once: read per segment, it cost 30 s on a big game
@@ -262,7 +272,7 @@ def export(content: GameContent, lang: str | None, template: bool = False) -> po
             occurrences=[
                 (seg.source.file.relative_to(content.dir).as_posix(), str(seg.source.line))
             ],
-            comment=_comment(content, glossary, seg, source, ids),
+            comment=_comment(content, glossary, seg, source, ids, (hints or {}).get(seg.ctx)),
             flags=flags,
         )
         if counted:

@@ -33,6 +33,7 @@ from generator import fsio
 from generator.cache.template_cache import CachedCompile
 from generator.errors import ContentError, rel
 from generator.i18n import drafts
+from generator.i18n.segments import call_strings, quote
 from generator.limits import LIMITS
 from generator.load import languages, templating
 from generator.load.content import GameContent
@@ -479,6 +480,8 @@ class _Builder:
         path = source.path
 
         def body(text: str, first_line: int, key: str | None) -> Markup:
+            if self.mark_lines:
+                text = mark_call_strings(text, first_line)
             text = run_jinja(text, ctx, path, first_line, key)
             env = {
                 "icons": icons,
@@ -493,7 +496,8 @@ class _Builder:
             # Hangul words stay whole in every edition (Korean quoted in en or es too); before
             # the helpers' HTML comes back: it keeps its own words
             html = markup.keep_words(html)
-            return Markup(blocks.restore(html))
+            html = blocks.restore(html)
+            return Markup(place_call_marks(html) if self.mark_lines else html)
 
         def title(s: Section) -> Markup:
             text = run_jinja(s.title, ctx, path, s.line, f"§{s.number}")
@@ -1148,6 +1152,46 @@ def render_rulebook(
     }
 
 
+# Strings inside template calls (a board's caption, a table's headers) have no block of their
+# own in the rules file: for segment_boxes(), each such string literal is prefixed with a mark
+# naming its place (`\ue000LINE@COLUMN\ue001`, private-use characters) before Jinja runs; the
+# element the helper renders it in (a caption, a table header) then takes the place as its
+# `data-call` and the mark is removed, so the laid-out book says where the string landed.
+_MARK = re.compile("\ue000(\\d+@\\d+)\ue001")
+_MARKED = re.compile(r'<(?:p|span|div)\b[^>]*\bclass="caption"[^>]*>|<(?:th|td|caption)\b[^>]*>')
+
+
+def mark_call_strings(text: str, first_line: int) -> str:
+    """`text` (a block of the rules file starting on `first_line`) with each string of a template
+    call that is a translator's segment (segments.call_strings) prefixed with its place."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        for _role, start, end, string in reversed(call_strings(line)):
+            mark = f"\ue000{first_line + i}@{start}\ue001"
+            line = line[:start] + quote(mark + string, line[start:end]) + line[end:]
+        lines[i] = line
+    return "\n".join(lines)
+
+
+def place_call_marks(html: str) -> str:
+    """Each mark of mark_call_strings() removed, its place given as `data-call` to the element
+    it is in (the nearest caption or table cell opened before it)."""
+    out: list[str] = []
+    done = 0
+    for m in _MARK.finditer(html):
+        tags = list(_MARKED.finditer(html, done, m.start()))
+        if tags and "data-call=" not in tags[-1].group():
+            tag = tags[-1]
+            out.append(html[done : tag.end() - 1])
+            out.append(f' data-call="{m.group(1)}">')
+            out.append(html[tag.end() : m.start()])
+        else:
+            out.append(html[done : m.start()])
+        done = m.end()
+    out.append(html[done:])
+    return "".join(out)
+
+
 def segment_boxes(
     content: GameContent, lang: str, paper: str, out_path: Path, cache_dir: Path | None = None
 ) -> dict[str, tuple[int, tuple[float, float, float, float]]]:
@@ -1167,7 +1211,7 @@ def segment_boxes(
         element = getattr(box, "element", None)
         key = None
         if element is not None and isinstance(box, B.BlockBox | B.TableCellBox):
-            key = element.get("data-line") or element.get("data-cell")
+            key = element.get("data-line") or element.get("data-cell") or element.get("data-call")
             classes = (element.get("class") or "").split()
             if key is None and "sec-head" in classes and element.get("id", "").startswith("s-"):
                 key = "§" + element.get("id")[2:].replace("-", ".")  # a section's heading
