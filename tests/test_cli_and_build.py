@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from conftest import PNP, ROOT, run_pnp
@@ -56,10 +57,15 @@ def test_noop_rebuild_builds_nothing_and_a_change_rebuilds_only_its_targets(dogf
     # files, not jobs
     assert "76 of 76 files built" in first.stdout
     pdf = root / "output/dogfight/es/rewards-a4.pdf"
-    before = {p: p.stat().st_mtime_ns for p in (root / "output").rglob("*.pdf")}
+
+    def outputs() -> list[Path]:
+        """The kit's PDFs (not pnp's cache folder, where rulebook figures' faces are kept)."""
+        return [p for p in (root / "output").rglob("*.pdf") if ".pnp-cache" not in p.parts]
+
+    before = {p: p.stat().st_mtime_ns for p in outputs()}
     again = run_pnp(root, "print", check=True)
     assert "0 of 76 files built" in again.stdout
-    assert {p: p.stat().st_mtime_ns for p in (root / "output").rglob("*.pdf")} == before
+    assert {p: p.stat().st_mtime_ns for p in outputs()} == before
     # Edit one Spanish string of one component: only its Spanish PDFs (2 papers + the print-shop
     # file) rebuild, the Spanish order sheet that lists it, the editions that include Spanish
     # (2 rulebooks + 4 bilingual), and the Spanish print-shop.zip that holds the changed file.
@@ -67,11 +73,7 @@ def test_noop_rebuild_builds_nothing_and_a_change_rebuilds_only_its_targets(dogf
     comp.write_text(comp.read_text().replace("Avión alemán derribado", "Avión enemigo derribado"))
     changed = run_pnp(root, "print", check=True)
     assert "11 of 76 files built" in changed.stdout
-    rebuilt = {
-        str(p.relative_to(root))
-        for p in (root / "output").rglob("*.pdf")
-        if p.stat().st_mtime_ns != before[p]
-    }
+    rebuilt = {str(p.relative_to(root)) for p in outputs() if p.stat().st_mtime_ns != before[p]}
     assert rebuilt == {
         "output/dogfight/es/rewards-a4.pdf",
         "output/dogfight/es/rewards-letter.pdf",
