@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -11,6 +10,7 @@ import polib
 import pytest
 import yaml
 from conftest import ROOT, copy_project, run_pnp
+from poutil import entry
 from pypdf import PdfReader
 
 from generator.i18n import po as po_mod
@@ -39,17 +39,6 @@ def snapshot(root: Path) -> dict[str, bytes]:
 def export(root: Path, lang: str, out: Path) -> polib.POFile:
     run_pnp(root, "i18n", "export", "dogfight", "--lang", lang, "-o", str(out), check=True)
     return polib.pofile(str(out))
-
-
-def entry(po: polib.POFile, ctx: str) -> polib.POEntry:
-    """The entry of `ctx`. Rulebook ids are anchored to content (`rules:§5.2:li-38d78b0b`), so a
-    test names a rulebook segment by its place: `rules:§5.2:li1`, the first list item of §5.2."""
-    place = re.fullmatch(r"(rules:[^:]+:)(p|li|cell|call)(\d+)", ctx)
-    if place:
-        prefix = place.group(1) + place.group(2) + "-"
-        found = [e for e in po if (e.msgctxt or "").startswith(prefix)]
-        return found[int(place.group(3)) - 1]
-    return next(e for e in po if e.msgctxt == ctx)
 
 
 # ---------------------------------------------------------------- export
