@@ -60,6 +60,9 @@ def key(renderer: FaceRenderer, canvas: Any, placed: Placed) -> tuple | None:
     names = bound(renderer, placed.box)
     if names is None or getattr(canvas, "ink_hooks", None) is not None:
         return None
+    kept = canvas.__dict__.get("_pnp_replay")
+    if kept is not None and id(placed.box) in kept.dropped:  # new on nearly every card
+        return None
     r = placed.rect
     values = tuple(renderer.text(getattr(placed.box, name), placed.ctx) for name in names)
     state = canvas._extgstate._d  # an alpha set outside the box changes what the box writes
@@ -85,6 +88,7 @@ class Replay:
     def __init__(self) -> None:
         self.ops: dict[tuple, list[str] | None] = {}
         self.tally: dict[int, list[int]] = {}  # per box: [replays, drawings]
+        self.dropped: set[int] = set()  # boxes no longer worth a key (worth_keeping)
 
     @staticmethod
     def of(canvas: Any) -> Replay:
@@ -108,7 +112,10 @@ class Replay:
         if tally is None:
             tally = self.tally[k[0]] = [0, 0]
         tally[1] += 1
-        return tally[1] < _GIVE_UP or tally[0] * 8 >= tally[1]
+        if tally[1] < _GIVE_UP or tally[0] * 8 >= tally[1]:
+            return True
+        self.dropped.add(k[0])
+        return False
 
     def keep(self, k: tuple, box: Any, ops: list[str]) -> None:
         if len(self.ops) >= _LIMIT:

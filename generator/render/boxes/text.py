@@ -75,10 +75,15 @@ def _faces(renderer: FaceRenderer, box: TextBox) -> dict:
 
 def _fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, text: str):
     faces = _faces(renderer, box)
-    atoms = textflow.parse(text, "regular", renderer.icons)
     pad = box.padding.points
-    fitted = textflow.fit(
-        atoms,
+    # Plain left-to-right words (nearly every card text) are wrapped as strings, with no Atom
+    # per word: the same lines.
+    plain = (
+        textflow.is_plain(text)
+        and not shaping.is_rtl(renderer.lang)
+        and not shaping.needs_bidi(text)
+    )
+    shape = (
         faces,
         r.w - 2 * pad,
         r.h - 2 * pad,
@@ -87,6 +92,10 @@ def _fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, text: str):
         box.leading,
         box.wrap,
     )
+    if plain:
+        fitted = textflow.fit_words(text, *shape)
+    else:
+        fitted = textflow.fit(textflow.parse(text, "regular", renderer.icons), *shape)
     fitted.text = text
     return fitted, faces
 
@@ -159,6 +168,19 @@ class SetText:
                 placed.append((line, x, baseline))
                 baseline -= size * box.leading
             self.bidi = (rtl, faces, placed)
+            return
+        if fitted.lines and fitted.lines[0].words is not None:  # plain words: one run a line
+            runs_of = face.runs
+            for line, (x, _) in zip(fitted.lines, xs, strict=True):
+                pieces = []
+                if line.words:
+                    parts = runs_of(" ".join(line.words))
+                    for face_used, piece in parts[:-1]:  # the last piece's width is not needed
+                        pieces.append((x, face_used, piece))
+                        x += face_used.width(piece, size)
+                    pieces.append((x, *parts[-1]))
+                lines.append((baseline, (), tuple(pieces)))
+                baseline -= size * box.leading
             return
         space = face.width(" ", size)
         for line, (x, _) in zip(fitted.lines, xs, strict=True):

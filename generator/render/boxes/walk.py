@@ -60,15 +60,10 @@ def walk(renderer: FaceRenderer, frame: Frame, on_error: OnError) -> Iterator[Pl
 
 def places(renderer: FaceRenderer, frame: Frame, on_error: OnError) -> Iterator[tuple]:
     """The walk itself: (box, index, rectangle, angle, transform, label) of each shown box."""
-    layout = renderer.layouts.get(frame.layout)
-    for index, box in enumerate(layout.boxes):
-        label = box.id or f"boxes[{index}]"
-        if frame.label:
-            label = f"{frame.label}/{label}"
+    for index, box, rect, label in _geometry(renderer, frame):
         try:
             if box.if_ is not None and not templating.evaluate(box.if_, frame.ctx):
                 continue
-            rect = box_rect(box, frame.w, frame.h, frame.bleed)
             angle = number(box.rotate, frame.ctx, "rotate", float) % 360
         except ContentError as exc:
             on_error(frame, index, label, exc)
@@ -84,6 +79,25 @@ def places(renderer: FaceRenderer, frame: Frame, on_error: OnError) -> Iterator[
             else:
                 rect = Rect(-rect.w / 2, -rect.h / 2, rect.w, rect.h)
         yield box, index, rect, angle, transform, label
+
+
+def _geometry(renderer: FaceRenderer, frame: Frame) -> list[tuple]:
+    """(index, box, rectangle, label) of each box of the frame's layout, worked out once per
+    layout, frame size, bleed and label: a box's geometry holds no template, only its `if:`
+    and `rotate:` may depend on the card. The rectangles are shared: nothing changes one."""
+    layout = renderer.layouts.get(frame.layout)
+    key = ("walk", id(layout), frame.w, frame.h, frame.bleed, frame.label)
+    hit = renderer.compiled.get(key)
+    if hit is not None and hit[0] is layout:
+        return hit[1]
+    out = []
+    for index, box in enumerate(layout.boxes):
+        label = box.id or f"boxes[{index}]"
+        if frame.label:
+            label = f"{frame.label}/{label}"
+        out.append((index, box, box_rect(box, frame.w, frame.h, frame.bleed), label))
+    renderer.compiled[key] = (layout, out)
+    return out
 
 
 def raise_error(frame: Frame, index: int, label: str, exc: ContentError) -> None:

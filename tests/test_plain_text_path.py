@@ -1,0 +1,123 @@
+"""The plain-words path of text layout (textflow.fit_words) is the general path, faster.
+
+Nearly every card text is plain words over lines, so it is wrapped as strings with no Atom per
+word; these tests hold it to what the general path (parse, then fit) gives for the same text:
+the same size, the same lines, the same widths, the same overflow; and the same set lines
+(SetText) drawn from it.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import ROOT
+
+from generator.load.project import Project
+from generator.render import textflow
+from generator.render.fonts import fontbook
+
+WORDS = [
+    "a",
+    "an",
+    "the",
+    "card",
+    "draws",
+    "two",
+    "cards",
+    "Move",
+    "one",
+    "space",
+    "Deal",
+    "3",
+    "damage",
+    "to",
+    "each",
+    "enemy",
+    "unit",
+    "in",
+    "range",
+    "then",
+    "discard",
+    "this",
+    "éclair",
+    "Übermut",
+    "카드를",
+    "뽑습니다",
+    "проверка",
+    "λέξη",
+]
+
+
+@pytest.fixture(scope="module")
+def faces():
+    book = fontbook(Project(ROOT).fonts)
+    return {s: book.chain("gothic", s, "en") for s in ("regular", "bold", "black")}
+
+
+def _texts(n: int):
+    rng = random.Random(23)
+    for _ in range(n):
+        paras = []
+        for _ in range(rng.randint(1, 4)):
+            words = [rng.choice(WORDS) for _ in range(rng.randint(0, 14))]
+            # runs of spaces and empty paragraphs are part of what designers write
+            paras.append((" " * rng.randint(1, 2)).join(words))
+        yield "\n".join(paras)
+
+
+def test_plain_text_is_recognised_and_markup_is_not():
+    assert textflow.is_plain("Deal 3 damage\nthen discard")
+    for marked in ("Deal **3** damage", "Pay :coin: now", "Cost: 3", "カードを引く"):
+        assert not textflow.is_plain(marked), marked
+
+
+def test_fit_words_gives_what_the_general_path_gives(faces):
+    rng = random.Random(5)
+    checked = 0
+    for text in _texts(400):
+        assert textflow.is_plain(text)
+        width, height = rng.uniform(20, 200), rng.uniform(8, 120)
+        size, min_size = rng.choice((7.0, 9.0, 14.0)), rng.choice((None, 5.0, 6.5))
+        leading, wrap = rng.choice((1.0, 1.2, 1.3)), rng.random() < 0.9
+        shape = (faces, width, height, size, min_size, leading, wrap)
+        fast = textflow.fit_words(text, *shape)
+        general = textflow.fit(textflow.parse(text, "regular", {}), *shape)
+        assert fast.size == general.size, text
+        assert fast.overflow == general.overflow, text
+        assert [line.words for line in fast.lines] == [
+            [atom.text for atom in line.atoms] for line in general.lines
+        ], text
+        assert [line.width1 for line in fast.lines] == [line.width1 for line in general.lines]
+        checked += general.overflow is None
+    assert checked > 100  # most of them fit: both the wrapping and the shrinking are exercised
+
+
+def test_set_lines_from_either_path_are_the_same(faces):
+    from generator.load.boxes import TextBox
+    from generator.render.boxes.base import Rect
+    from generator.render.boxes.text import SetText
+
+    rng = random.Random(8)
+    for text in _texts(150):
+        box = TextBox.model_validate(
+            {
+                "kind": "text",
+                "text": text,
+                "x": 0,
+                "y": 0,
+                "w": 60,
+                "h": 40,
+                "size": "9pt",
+                "align": rng.choice(("left", "center", "right")),
+                "valign": rng.choice(("top", "middle", "bottom")),
+            }
+        )
+        r = Rect(10.0, 20.0, rng.uniform(40, 180), rng.uniform(20, 120))
+        shape = (faces, r.w, r.h, 9.0, 6.0, box.leading, True)
+        fast = textflow.fit_words(text, *shape)
+        general = textflow.fit(textflow.parse(text, "regular", {}), *shape)
+        a, b = SetText(fast, faces, box, r), SetText(general, faces, box, r)
+        assert a.size == b.size and a.ink == b.ink and a.icons == b.icons
+        # the same pieces at the same places (x of a line's last piece is where it starts)
+        assert a.lines == b.lines, text
