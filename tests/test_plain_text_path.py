@@ -9,6 +9,7 @@ the same size, the same lines, the same widths, the same overflow; and the same 
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from conftest import ROOT
@@ -121,3 +122,49 @@ def test_set_lines_from_either_path_are_the_same(faces):
         assert a.size == b.size and a.ink == b.ink and a.icons == b.icons
         # the same pieces at the same places (x of a line's last piece is where it starts)
         assert a.lines == b.lines, text
+
+
+def _by_text_object(canvas, lines, size: float) -> None:
+    """The set lines written through ReportLab's own text object: the reference."""
+    writer = font = None
+    for baseline, _, pieces in lines:
+        for x, face_used, piece in pieces:
+            if writer is None:
+                writer = canvas.beginText(x, baseline)
+            else:
+                writer.setTextOrigin(x, baseline)
+            if face_used.name != font:
+                writer.setFont(face_used.name, size)
+                font = face_used.name
+            writer._code.append(writer._formatText(piece))
+    if writer is not None:
+        canvas.drawText(writer)
+
+
+def test_text_is_written_as_reportlabs_text_object_writes_it(faces, tmp_path):
+    """Lines in several faces (Korean and Cyrillic fall back to their scripts' faces), subsets
+    past the first 256 characters, characters PDF strings escape: the same operators."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.load.boxes import TextBox
+    from generator.render.boxes.base import Rect
+    from generator.render.boxes.text import SetText, _write_lines
+
+    rng = random.Random(11)
+    covered = sorted(c for c in faces["regular"].primary.cmap if c > 0x20 and chr(c).isalpha())
+    # more than a subset's 256 characters of one face, then text PDF strings must escape
+    many = " ".join(chr(c) * 3 for c in covered[:400]) + " (a\\b) ÀÉÎ 가나다 ДЖЯ"
+    texts = [*_texts(60), many, many[::-1], "", "one"]
+    ours, theirs = Canvas(str(tmp_path / "a.pdf")), Canvas(str(tmp_path / "b.pdf"))
+    for text in texts:
+        box = TextBox.model_validate(
+            {"kind": "text", "text": text, "x": 0, "y": 0, "w": 60, "h": 40, "size": "9pt"}
+        )
+        r = Rect(5.0, 5.0, rng.uniform(40, 180), rng.uniform(20, 120))
+        fitted = textflow.fit_words(text, faces, r.w, r.h, 9.0, 5.0, 1.2, True)
+        done = SetText(fitted, faces, box, r)
+        assert _write_lines(ours, done.lines, done.size)
+        _by_text_object(theirs, done.lines, done.size)
+    assert ours._code == theirs._code
+    fonts = {m for op in ours._code for m in re.findall(r"(/\S+) [\d.]+ Tf", op)}
+    assert len(fonts) >= 3, fonts  # several faces and subsets were named along the way

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase.pdfmetrics import getFont as get_font
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import session
@@ -247,9 +249,11 @@ def draw_set(renderer: FaceRenderer, canvas, done: SetText, box: TextBox, ctx) -
         for line, x, baseline in lines:
             _draw_bidi_line(renderer, canvas, line, faces, x, baseline, size, rtl, icon_ctx)
         return
+    plain = type(canvas).drawString is Canvas.drawString
+    if plain and not done.icons and _write_lines(canvas, done.lines, size):
+        return
     writer = None
     font = None
-    plain = type(canvas).drawString is Canvas.drawString
     for baseline, icons, pieces in done.lines:
         for name, x, y, icon_size in icons:
             _draw_icon(renderer, canvas, name, x, y, icon_size, icon_ctx)
@@ -272,6 +276,44 @@ def draw_set(renderer: FaceRenderer, canvas, done: SetText, box: TextBox, ctx) -
             writer = font = None
     if writer is not None:  # one text object for the whole box (BT ... ET)
         canvas.drawText(writer)
+
+
+def _write_lines(canvas, lines, size: float) -> bool:
+    """The set lines as one text object (BT ... ET), written as ReportLab's text object writes
+    them, byte for byte (tests/test_plain_text_path.py), without its objects and calls per
+    line: a 10,000-card deck writes tens of thousands. Only for TrueType faces (ReportLab's
+    dynamic subset fonts, which every pnp face is); False, writing nothing, otherwise."""
+    fonts = []
+    for _, _, pieces in lines:
+        for _, face_used, _ in pieces:
+            font = get_font(face_used.name)
+            if not font._dynamicFont:
+                return False
+            fonts.append(font)
+    if not fonts:
+        return True  # no text: no text object, as drawing it piece by piece writes none
+    doc, escape = canvas._doc, canvas._escape
+    size_ops = f"{fp_str(size)} Tf {fp_str(size * 1.2)} TL"  # setFont's default leading
+    code = ["BT"]
+    font_now, subset_now = None, -1
+    n = 0
+    for baseline, _, pieces in lines:
+        for x, _, piece in pieces:
+            font = fonts[n]
+            n += 1
+            code.append(f"1 0 0 1 {fp_str(x, baseline)} Tm")
+            if font is not font_now:  # a new font: its subset is named again
+                font_now, subset_now = font, -1
+            ops = []
+            for subset, chunk in font.splitString(piece, doc):
+                if subset != subset_now:
+                    ops.append(f"{font.getSubsetInternalName(subset, doc)} {size_ops}")
+                    subset_now = subset
+                ops.append(f"({escape(chunk)}) Tj")
+            code.append(" ".join(ops))
+    code.append("ET")
+    canvas._code.append(" ".join(code))
+    return True
 
 
 _ICON = "\ufffc"  # an icon's place in a line's text: the object replacement character
