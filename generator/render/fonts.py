@@ -87,7 +87,7 @@ class Chain:
     """A face and the faces its missing characters fall back to, in order. It measures and
     draws like one face: `runs` splits a text into pieces of one face each."""
 
-    __slots__ = ("_widths", "ascent", "descent", "faces", "name", "prefer", "primary")
+    __slots__ = ("_whole", "_widths", "ascent", "descent", "faces", "name", "prefer", "primary")
 
     def __init__(self, faces: tuple[Face, ...], prefer: tuple[re.Pattern[str], Face] | None = None):
         self.faces = faces
@@ -98,6 +98,9 @@ class Chain:
         self.ascent = self.primary.ascent
         self.descent = self.primary.descent
         self._widths: dict[str, float] = {}
+        # texts measured (width) that are one piece in the primary face: a line of such words
+        # is one piece too, since each character's face does not depend on its neighbours
+        self._whole: set[str] = set()
 
     def covers(self, char: str) -> bool:
         return any(f.covers(char) for f in self.faces)
@@ -130,8 +133,20 @@ class Chain:
     def width(self, text: str, size: float) -> float:
         w = self._widths.get(text)
         if w is None:
-            w = self._widths[text] = sum(f.width(t, 1.0) for f, t in self.runs(text))
+            runs = self.runs(text)
+            if len(runs) == 1 and runs[0][0] is self.primary:
+                self._whole.add(text)
+            w = self._widths[text] = sum(f.width(t, 1.0) for f, t in runs)
         return w * size
+
+    def line_runs(self, words: list[str]) -> list[tuple[Face, str]]:
+        """`runs` of the words joined by spaces; the words measured before (`width`) are known
+        to be whole in the primary face, so such a line is not scanned again."""
+        text = " ".join(words)
+        whole = self._whole
+        if " " in whole and all(word in whole for word in words):
+            return [(self.primary, text)]
+        return self.runs(text)
 
     def draw(self, canvas, x: float, y: float, text: str, size: float, centre: bool = False):
         """`text` at (x, y) (centred on x when `centre`), each run in its own face."""

@@ -172,11 +172,10 @@ class SetText:
             self.bidi = (rtl, faces, placed)
             return
         if fitted.lines and fitted.lines[0].words is not None:  # plain words: one run a line
-            runs_of = face.runs
             for line, (x, _) in zip(fitted.lines, xs, strict=True):
                 pieces = []
                 if line.words:
-                    parts = runs_of(" ".join(line.words))
+                    parts = face.line_runs(line.words)  # a Chain, as every box's face
                     for face_used, piece in parts[:-1]:  # the last piece's width is not needed
                         pieces.append((x, face_used, piece))
                         x += face_used.width(piece, size)
