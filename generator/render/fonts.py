@@ -40,6 +40,9 @@ BUNDLED = (DEFAULTS / "fonts").resolve()  # pnp's own fonts (installed or in thi
 rl_config.useA85 = 0
 
 
+_ALWAYS = "\n\t\u00ad\u200b\u2060"  # covered by every face: breaks, soft hyphens, joiners
+
+
 @dataclass(frozen=True)
 class Face:
     name: str  # ReportLab font name
@@ -53,13 +56,15 @@ class Face:
     _widths: dict[str, float] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def covers(self, char: str) -> bool:
-        return ord(char) in self.cmap or char in "\n\t\u00ad\u200b\u2060"
+        return ord(char) in self.cmap or char in _ALWAYS
 
     def missing(self, text: str) -> str:
         if self.cmap.issuperset(map(ord, text)):  # the common case, at C speed
             return ""
-        # each distinct character once: a rulebook is tens of thousands of characters
-        return "".join(sorted(c for c in set(text) if not self.covers(c) and c != "\r"))
+        # each distinct character once: a rulebook is tens of thousands of characters, and a
+        # card text's line breaks are all this finds
+        rest = set(map(ord, text)).difference(self.cmap)
+        return "".join(sorted(c for c in map(chr, rest) if c not in _ALWAYS and c != "\r"))
 
     def width(self, text: str, size: float) -> float:
         w = self._widths.get(text)
