@@ -16,6 +16,9 @@ Projects
     dogfight_copy   make_project(games=("dogfight",)).
     only_languages(root, "dogfight", ["es", "en"])   a copied game prints only those languages,
         with no bilingual editions: a test that reads English cards builds no other rulebook.
+    kits_a4   Red Code and Sub Zero on A4, sheets only, fewer languages: built once per test
+        run and shared by the modules that read home-sheet kits (read-only). A fast test that
+        reads a real kit reads this one rather than building its own.
     built   every game built once per test run (`pnp print`, for every `-n` process alike),
         read-only: .manifest(game), .path(relative). Do not change it: copy what you need to
         change. A test using it is marked slow automatically (building the four kits takes
@@ -179,6 +182,34 @@ def built(tmp_path_factory) -> Built:
         run_pnp(copy_project(folder), "print", check=True)
 
     return Built(shared_build(tmp_path_factory, "built", build)[0])
+
+
+@pytest.fixture(scope="session")
+def kits_a4(tmp_path_factory) -> Path:
+    """Red Code (es, ko, en) and Sub Zero (es, en) printed on A4 with sheets only, once per test
+    run for every module that reads home-sheet kits (the guide, sheet counts, bleed on pixels).
+    Read-only, like `built`; the languages left out are rulebooks no reader of it looks at
+    (Korean stays: Red Code's editor notes are written in it)."""
+
+    def build(folder: Path) -> None:
+        root = copy_project(folder, ("red-code", "sub-zero"))
+        only_languages(root, "red-code", ["es", "ko", "en"])
+        only_languages(root, "sub-zero", ["es", "en"])
+        run_pnp(root, "print", "--paper", "a4", "--export", "sheets", check=True)
+
+    return shared_build(tmp_path_factory, "kits-a4", build)[0]
+
+
+def kit_rulebook(root: Path, game: str, lang: str, paper: str = "a4") -> Path:
+    """The one-language rulebook of `lang` on `paper` in a built kit, found by its manifest."""
+    manifest = json.loads((root / "output" / game / "build-manifest.json").read_text())
+    found = [
+        f["path"]
+        for f in manifest["files"]
+        if f["kind"] == "rulebook" and f.get("paper") == paper and f"/{lang}/" in f["path"]
+    ]
+    assert len(found) == 1, (game, lang, paper, found)
+    return root / found[0]
 
 
 @pytest.fixture

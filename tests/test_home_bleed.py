@@ -13,22 +13,16 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import copy_project, run_pnp, shared_build
 
 GAME = "sub-zero"
 DPI = 300
 ROUND = ("hit-markers", "snowball-markers")
 
 
-def _build(folder: Path) -> dict:
-    root = copy_project(folder, (GAME,))
-    run_pnp(root, "print", GAME, "--paper", "a4", "--export", "sheets", check=True)
-    return {"root": str(root)}
-
-
-@pytest.fixture(scope="module")
-def kit(tmp_path_factory) -> Path:
-    return Path(shared_build(tmp_path_factory, "home-bleed-sub-zero", _build)[1]["root"])
+@pytest.fixture
+def kit(kits_a4) -> Path:
+    """Sub Zero on A4 (es, en; sheets): the run's shared home-sheet kit (tests/conftest.py)."""
+    return kits_a4
 
 
 def _manifest(root: Path) -> dict:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import copy_project, run_pnp, shared_build
+from conftest import copy_project, kit_rulebook, run_pnp
 from pdfutil import crop_mm, ink, render
 
 from generator.errors import ContentError
@@ -301,14 +301,10 @@ def test_red_code_line_of_sight_picture_places_the_three_ships(red_code):
 # ---------------------------------------------------------------- rulebook pages
 
 
-@pytest.fixture(scope="module")
-def red_code_en_pdf(red_code, tmp_path_factory):
-    _, content = red_code
-
-    def build(folder: Path) -> None:
-        rulebook.render_rulebook(content, "en", "a4", folder / "en.pdf")
-
-    return shared_build(tmp_path_factory, "red-code-en", build)[0] / "en.pdf"
+@pytest.fixture
+def red_code_en_pdf(kits_a4) -> Path:
+    """Red Code's English A4 rulebook, from the run's shared kit (tests/conftest.py)."""
+    return kit_rulebook(kits_a4, "red-code", "en")
 
 
 def test_korean_inside_a_latin_edition_is_never_broken(red_code, red_code_en_pdf):

@@ -9,11 +9,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import ROOT, copy_project, run_pnp, shared_build
-
-from generator.load.content import load_game
-from generator.load.project import Project
-from generator.rulebook import book as rulebook
+from conftest import ROOT, kit_rulebook, run_pnp
 
 DPI = 300
 
@@ -78,14 +74,10 @@ def slant(pdf_path: Path, phrase: str) -> float:
     return best
 
 
-@pytest.fixture(scope="module")
-def red_code_es_pdf(tmp_path_factory):
-    def build(folder: Path) -> None:
-        root = copy_project(folder / "proj", ("red-code",))
-        content = load_game(Project(root), "red-code")
-        rulebook.render_rulebook(content, "es", "a4", folder / "es.pdf")
-
-    return shared_build(tmp_path_factory, "red-code-es", build)[0] / "es.pdf"
+@pytest.fixture
+def red_code_es_pdf(kits_a4) -> Path:
+    """Red Code's Spanish A4 rulebook, from the run's shared kit (tests/conftest.py)."""
+    return kit_rulebook(kits_a4, "red-code", "es")
 
 
 def test_italic_emphasis_is_visibly_slanted(red_code_es_pdf):

@@ -139,25 +139,8 @@ def _ranges(numbers: list[int]) -> str:
     return ", ".join(out)
 
 
-@pytest.fixture(scope="module")
-def two_kits(tmp_path_factory):
-    from conftest import copy_project, only_languages, shared_build
-
-    def build(folder: Path) -> None:
-        root = copy_project(folder, ("red-code", "sub-zero"))
-        # No side-by-side editions (three rulebooks the tests never read); Korean stays, as
-        # Red Code's editor notes are written in it.
-        only_languages(root, "red-code", ["es", "ko", "en"])
-        only_languages(root, "sub-zero", ["es", "en"])
-        run_pnp(root, "print", "--paper", "a4", "--export", "sheets", check=True)
-
-    return shared_build(tmp_path_factory, "table-kit-two", build)[0]
-
-
 @pytest.mark.parametrize("game", ["red-code", "sub-zero"])
-def test_every_guide_statement_about_files_sheets_and_counts_comes_from_the_manifest(
-    two_kits, game
-):
+def test_every_guide_statement_about_files_sheets_and_counts_comes_from_the_manifest(kits_a4, game):
     """Each component file in the table names every component it holds; each assembly step
     says how many pieces, from which file and which sheets, as the manifest lists them; a
     tiled face is one piece in tiles, never "split over several sheets" otherwise; round pieces
@@ -165,7 +148,7 @@ def test_every_guide_statement_about_files_sheets_and_counts_comes_from_the_mani
     from generator.load.content import load_game
     from generator.load.project import Project
 
-    root = two_kits
+    root = kits_a4
     manifest = json.loads((root / f"output/{game}/build-manifest.json").read_text())
     content = load_game(Project(root), game)
     names = {
@@ -533,13 +516,13 @@ def test_round_pieces_on_home_sheets_keep_1_5_mm_of_their_own_colour_past_the_cu
     assert checked >= 36 * 20
 
 
-def test_the_kits_keep_their_sheet_counts_and_red_codes_tokens_get_1_5_mm(two_kits):
+def test_the_kits_keep_their_sheet_counts_and_red_codes_tokens_get_1_5_mm(kits_a4):
     """Widening the gap between round pieces never costs a sheet: Red Code still prints on 10 A4
     sheets and Sub Zero on 15; Red Code's round tokens now sit 3 mm apart (1.5 mm of bleed
     each)."""
     import math
 
-    root = two_kits
+    root = kits_a4
     for game, sheets in (("red-code", 10), ("sub-zero", 15)):
         manifest = json.loads((root / f"output/{game}/build-manifest.json").read_text())
         fronts = [
