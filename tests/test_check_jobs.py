@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from conftest import copy_project, spawn_pnp
 
 
+@pytest.mark.slow  # two real processes, each checking two whole games, one with forked workers
 def test_two_workers_find_what_one_process_finds(tmp_path, monkeypatch):
     root = copy_project(tmp_path / "proj", ("red-code", "the-hunt-begins"))
     # a broken face in one game, so the split has errors to carry back

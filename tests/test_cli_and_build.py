@@ -215,6 +215,9 @@ def test_print_options_rebuild_only_the_files_they_change(tmp_path):
     assert {p: p.stat().st_mtime_ns for p in before} == before
 
 
+# slow: five builds of a starter kit, one a PNG of every face;
+# test_print_options_rebuild_only_the_files_they_change keeps the rebuild rules in `make test`
+@pytest.mark.slow
 def test_a_run_of_some_exports_still_lists_the_whole_current_kit(tmp_path):
     root = tmp_path / "proj"
     shutil.copytree(ROOT / "templates", root / "templates")

@@ -4,8 +4,9 @@ example may hang (each has a time limit) or crash.
 Game, component, manifest and layout files are mutated as text and as values; the rulebook
 (Markdown with Jinja: figures, tables, images, headings) as text. `pnp check` now builds the
 rulebooks' HTML, so rulebook mutations run the same code `pnp print` runs before WeasyPrint.
-`make test` runs a small deterministic sample; `make fuzz` runs 2,000+ examples
-(PNP_FUZZ_EXAMPLES per test) with hypothesis choosing freely.
+`make test-all` (and CI) runs a small deterministic sample, 25 examples per test, each a
+whole `pnp check`: slow by nature, so `make test` leaves the module out; `make fuzz` runs
+2,000+ examples (PNP_FUZZ_EXAMPLES per test) with hypothesis choosing freely.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from generator.check import check_game
 from generator.errors import ContentError
 from generator.load.content import load_game
 from generator.load.project import Project
+
+pytestmark = pytest.mark.slow  # see the module docstring
 
 EXAMPLES = int(os.environ.get("PNP_FUZZ_EXAMPLES", "25"))
 DERANDOMIZE = "PNP_FUZZ_EXAMPLES" not in os.environ

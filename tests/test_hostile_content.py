@@ -96,6 +96,9 @@ HOSTILE = {
 }
 
 
+# slow: a real process per case (its audit hook sees every file opened and every socket), each
+# building Dogfight; test_symlink_escaping_the_game_folder_is_refused stays in `make test`
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_hostile_content_is_refused_and_nothing_is_fetched_or_read(tmp_path, dogfight_copy, name):
     root = dogfight_copy

@@ -46,6 +46,9 @@ def counted_ctx(po: polib.POFile, word: str) -> str:
     return next(e.msgctxt for e in po if e.msgid_plural and word in e.msgid_plural)
 
 
+# slow: three catalogues of the whole of Red Code; test_a_language_with_three_plural_forms keeps the
+# plural path (export, import, write-back) on Sub Zero in `make test`
+@pytest.mark.slow
 def test_counted_strings_are_plural_entries_per_the_languages_plural_forms(make_project, tmp_path):
     root = make_project(games=("red-code",))
     before = snapshot(root)
@@ -82,6 +85,9 @@ def test_counted_strings_are_plural_entries_per_the_languages_plural_forms(make_
     assert snapshot(root) == before
 
 
+# slow: the whole of Red Code exported, checked with msgfmt and imported;
+# test_a_language_with_three_plural_forms keeps the write-back in `make test`
+@pytest.mark.slow
 def test_edited_plural_forms_are_written_back_as_jinja(make_project, tmp_path):
     root = make_project(games=("red-code",))
     path = tmp_path / "en.po"
@@ -141,6 +147,7 @@ def test_a_language_with_three_plural_forms(make_project, tmp_path):
     }
 
 
+@pytest.mark.slow  # GNU gettext over every language of a whole real game
 @pytest.mark.skipif(not shutil.which("msgmerge"), reason="needs GNU gettext's msgmerge")
 def test_msgmerge_against_the_pot_keeps_plural_entries_and_the_cycle_is_byte_identical(
     make_project, tmp_path

@@ -44,6 +44,7 @@ def export(root: Path, lang: str, out: Path) -> polib.POFile:
 # ---------------------------------------------------------------- export
 
 
+@pytest.mark.slow  # msgfmt over every language of a whole real game
 @pytest.mark.parametrize("game", GAMES)
 def test_msgfmt_accepts_every_exported_po_and_polib_reads_it(game, tmp_path):
     msgfmt = _msgfmt()

@@ -189,6 +189,9 @@ def test_a_po_for_another_language_is_refused(dogfight_copy, tmp_path, how):
     assert snapshot(dogfight_copy) == before
 
 
+# slow: the whole of Red Code exported, imported and checked; test_i18n_stable_ids.py's migration of
+# a positional record stays in `make test`
+@pytest.mark.slow
 def test_the_first_import_of_a_section_tracked_game_keeps_what_was_reviewed(make_project, tmp_path):
     """Defect: Red Code tracked per section; its first import migrated the file and marked
     nearly every string "never reviewed"."""
@@ -393,6 +396,7 @@ def _tool(name: str) -> str:
     return path
 
 
+@pytest.mark.slow  # GNU gettext over every language of a whole real game
 @pytest.mark.parametrize("game", ["dogfight", "red-code", "sub-zero"])
 def test_weblate_cycle_pot_msgmerge_msgfmt_import_is_byte_identical(make_project, tmp_path, game):
     """Defect: the POT and the POs disagreed on python-brace-format (28 entries vs 5 in Red
@@ -574,6 +578,7 @@ def _red_box(path: Path) -> tuple[int, int, int, int] | None:
     return min(xs), min(ys), max(xs), max(ys)
 
 
+@pytest.mark.slow  # a whole rulebook laid out, 80 pictures rasterised and read back with pdftotext
 def test_export_context_writes_a_picture_per_string_with_its_place_outlined(
     dogfight_copy, tmp_path
 ):
@@ -672,6 +677,8 @@ def _rulebook_pictures_outline_their_segments(out: Path, po: polib.POFile) -> No
         assert 0.8 <= len(got) / len(want) <= 1.3, (e.msgctxt, want, got)
 
 
+# slow: a whole Korean rulebook laid out, its pictures rasterised and read back with pdftotext
+@pytest.mark.slow
 def test_strings_inside_template_calls_get_a_picture_of_their_caption_or_header(
     make_project, tmp_path
 ):

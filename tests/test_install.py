@@ -158,6 +158,7 @@ def test_the_wheel_carries_every_default(wheel):
     assert not [n for n in names if n.endswith(".pyc")]
 
 
+@pytest.mark.slow  # a new virtualenv, the wheel installed, a project built by its pnp
 def test_the_installed_wheel_makes_a_project_anywhere(tmp_path, wheel):
     venv_dir = tmp_path / "venv"
     _venv(venv_dir, see_ours=True)

@@ -556,6 +556,9 @@ def test_a_table_too_wide_for_its_column_is_reported(game, tmp_path):
 # ------------------------------------------------------- Red Code: data tables, figures, board
 
 
+# slow: two whole Red Code rulebooks laid out (es, ko-en); `make test` keeps the data-driven
+# rulebook in test_tables_figures_and_board_from_the_component_model
+@pytest.mark.slow
 @pytest.mark.skipif(
     not (Path(__file__).resolve().parents[1] / "content/red-code/game.yaml").exists(),
     reason="Red Code is not in this checkout",

@@ -189,6 +189,7 @@ def test_the_resource_scanner_agrees_with_qpdfs_tokenizer(data):
     assert pdflint.names_used(data) == pdflint._names_used_parsed(data)
 
 
+@pytest.mark.slow  # qpdf over every stream of a whole real kit
 def test_the_resource_scanner_agrees_with_qpdf_on_every_stream_of_a_real_kit(mini):
     """The scanner reads only the operators that name resources; qpdf tokenizes every one.
     On every content stream pnp writes (cards, sheets, boards, rulebooks), they agree."""

@@ -291,6 +291,7 @@ def _wait_for_workers(proc, root, n=2, timeout=120.0) -> list[int]:
     raise AssertionError("no workers started")
 
 
+@pytest.mark.slow  # a real process killed mid-build, its workers watched in /proc
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
 def test_killing_only_the_main_process_frees_the_lock_at_once(tmp_path):
     root = _big(mini(tmp_path / "p"))
@@ -313,6 +314,7 @@ def test_killing_only_the_main_process_frees_the_lock_at_once(tmp_path):
     assert not list((root / "output").rglob(".*.tmp"))
 
 
+@pytest.mark.slow  # a real process interrupted mid-build
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
 def test_ctrl_c_stops_a_parallel_build_promptly(tmp_path):
     root = _big(mini(tmp_path / "p"))
@@ -377,6 +379,7 @@ def _stopped_at_write(root, jobs: str, match: str, stop: str) -> subprocess.Comp
     )
 
 
+@pytest.mark.slow  # a real process interrupted at a write
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_during_a_record_write_leaves_no_temporary_file(tmp_path, jobs):
     root = _big(mini(tmp_path / "p"), decks=2, cards=4)
@@ -388,6 +391,7 @@ def test_ctrl_c_during_a_record_write_leaves_no_temporary_file(tmp_path, jobs):
     assert not list((root / "output").rglob(".*.tmp"))
 
 
+@pytest.mark.slow  # a real process stopped at a write
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_target_stopped_mid_write_leaves_no_temporary_file(tmp_path, jobs):
     root = _big(mini(tmp_path / "p"), decks=2, cards=4)
@@ -601,6 +605,7 @@ def test_manifest_is_strict_json_and_pdfs_have_no_nan(tmp_path):
                     assert all(math.isfinite(float(v)) for v in page[box]), (pdf, box)
 
 
+@pytest.mark.slow  # a real process waits for a target's time limit
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_stuck_target_is_stopped_and_named(tmp_path, jobs):
     """The per-target time limit, lowered so far (10 ms) that an ordinary 300-card deck overruns
@@ -951,6 +956,7 @@ def test_watch_does_not_enter_a_symlinked_folder(tmp_path):
     assert len(folders) < 50
 
 
+@pytest.mark.slow  # a real `pnp watch` process interrupted
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
 def test_ctrl_c_during_a_watch_cycle_prints_no_traceback(tmp_path):
     root = _big(mini(tmp_path / "p"), decks=1, cards=100)
