@@ -254,7 +254,11 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize(
+    # a real process each, waiting out the time limit's grace: `make test` runs the serial one
+    "jobs",
+    ["1", pytest.param("2", marks=pytest.mark.slow)],
+)
 def test_a_target_that_swallows_its_stop_is_ended_and_named(tmp_path, jobs):
     """A target that catches the time limit's stop (WeasyPrint catches BaseException while it
     draws SVG) is ended after a grace period, serial or parallel: one error line naming the
