@@ -27,10 +27,12 @@ Projects
         once per test run, whichever `-n` process asks first; the others wait and reuse it.
 
 Speed
-    @pytest.mark.slow marks a test that must stay slow: a real process is the point (a kill
-    mid-build, two builds racing), a browser, or full builds of the real kits (every test using
-    `built`). `make test` leaves slow tests out; `make test-all` and CI run everything. Prefer
-    a small project (make_project) and run_pnp: they keep a test out of the slow set.
+    @pytest.mark.slow marks a test that must stay slow, with its reason on the line: a real
+    process is the point (a kill mid-build, two builds racing, a memory cap, an audit hook), a
+    browser, outside tools over a whole real game, rulebooks rasterised page by page, or full
+    builds of the real kits (every test using `built`). `make test` leaves slow tests out;
+    `make test-all` and CI run everything. Prefer a small project (make_project), run_pnp and
+    the shared kits (`kits_a4`): they keep a test out of the slow set.
     `--cpu-durations N` lists the N tests that used the most CPU (0: all) and the total;
     `make test` shows ten. The budget per kind of test is in docs/performance.md.
 """
