@@ -216,6 +216,9 @@ def jinja_spans(text: str) -> list[tuple[int, int]]:
     argument (`{{ table(rows, [['Name', "**{{ name }}**"]]) }}`) stays inside its block."""
     out, i, n = [], 0, len(text)
     while i < n - 1:
+        i = text.find("{", i)  # every opener starts with a brace: skip to the next one
+        if i < 0:
+            break
         closer = _CLOSERS.get(text[i : i + 2])
         if closer is None:
             i += 1
