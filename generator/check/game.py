@@ -14,6 +14,7 @@ from functools import cached_property
 from pathlib import Path
 
 from generator.errors import ContentError, Finding, rel
+from generator.i18n import segments as seg_mod
 from generator.load.content import GameContent
 from generator.load.glossary import load_glossary
 
@@ -23,6 +24,7 @@ class GameView:
     content: GameContent
     problems: list[Finding] = field(default_factory=list)
     _rel: dict[str, str] = field(default_factory=dict, repr=False)
+    _segments: list | None = field(default=None, repr=False)
 
     @property
     def root(self) -> Path:
@@ -46,6 +48,13 @@ class GameView:
                 Finding.from_error(exc, code="glossary", root=self.root, file=glossary_file)
             )
             return None
+
+    def segments(self) -> list:
+        """Every translatable segment of the game (i18n/segments.py), read once for the checks
+        that compare them (segments.py, i18n.py). A ContentError is raised to each caller."""
+        if self._segments is None:
+            self._segments = seg_mod.all_segments(self.content)
+        return self._segments
 
     @cached_property
     def source_lang(self) -> str | None:

@@ -29,7 +29,7 @@ def check(view: GameView) -> list[Finding]:
         record = tracking.load(content)
         if not record.exists:
             return []
-        segments = seg_mod.all_segments(content)
+        segments = view.segments()
     except ContentError as exc:
         return [Finding.from_error(exc)]
     source = seg_mod.source_language(content)

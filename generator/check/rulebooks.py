@@ -66,7 +66,7 @@ def _glyphs(view: GameView, run) -> list[Finding]:
             for style in ("regular", "bold")
         ]
         printed = rulebook.printed_text(language)
-        missing = "".join(sorted({c for c in printed if not any(ch.covers(c) for ch in chains)}))
+        missing = "".join(sorted(c for c in set(printed) if not any(ch.covers(c) for ch in chains)))
         if not missing:
             continue
         rules = view.content.rules.get(lang)

@@ -57,7 +57,7 @@ _ABBREVIATION = re.compile(r"(?:^|\s)(?:[A-Za-zÀ-ÿ]{1,3}\.){1,3}$")
 def check(view: GameView) -> list[Finding]:
     content = view.content
     try:
-        segments = seg_mod.all_segments(content)
+        segments = view.segments()
         record = tracking.load(content)
     except ContentError as exc:
         return [Finding.from_error(exc)]

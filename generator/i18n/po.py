@@ -21,6 +21,7 @@ reviewed; an untouched entry changes nothing, so export then import is a no-op.
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -88,11 +89,18 @@ def _brace_clean(text: str) -> bool:
 def _variables(text: str) -> set[str]:
     names: set[str] = set()
     for block in expressions(text):
-        try:
-            names |= meta.find_undeclared_variables(templating.ENV.parse(block))
-        except Exception:
-            continue
+        names |= _block_variables(block)
     return names
+
+
+@functools.lru_cache(maxsize=4096)
+def _block_variables(block: str) -> frozenset[str]:
+    """The variables one Jinja block reads (a pure function of its text: a source and its
+    translations repeat the same blocks, each parsed once)."""
+    try:
+        return frozenset(meta.find_undeclared_variables(templating.ENV.parse(block)))
+    except Exception:
+        return frozenset()
 
 
 # ---------------------------------------------------------------- export

@@ -37,7 +37,7 @@ from generator.load import sheets
 from generator.load.content import GameContent
 from generator.load.languages import note_pattern
 from generator.load.rules_source import HEADING, LIST_ITEM, NUMBERED, rules_files
-from generator.load.yamlload import read_text, yaml_error
+from generator.load.yamlload import parsed_before, read_text, yaml_error
 
 LANG = re.compile(r"^[a-z]{2}(?:-[A-Z][a-z]{3})?(?:-[A-Z]{2})?\Z")  # a language tag: es, zh-Hant
 NOT_TRANSLATED = {"glossary.yaml", "accepted.yaml", "manifest.yaml", "i18n-sync.yaml"}
@@ -103,8 +103,9 @@ def yaml_files(content: GameContent) -> list[Path]:
 _LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def _compose(path: Path) -> tuple[str, Node | None]:
-    text = read_text(path)
+def _compose(path: Path, text: str | None = None) -> tuple[str, Node | None]:
+    if text is None:
+        text = read_text(path)
     try:
         return text, yaml.compose(text, Loader=_LOADER)
     except yaml.YAMLError as exc:
@@ -164,8 +165,27 @@ def walk_yaml(path: Path, root: Node | None, content: GameContent, source: str) 
 def yaml_segments(content: GameContent, source: str) -> list[Segment]:
     out: list[Segment] = []
     for path in yaml_files(content):
-        out += walk_yaml(path, _compose(path)[1], content, source)
+        text = read_text(path)
+        if parsed_before(path, text) and not _may_have_strings(text, source):
+            continue  # valid YAML (the loader parsed it) with no per-language string
+        out += walk_yaml(path, _compose(path, text)[1], content, source)
     return out
+
+
+# What could make a key that reads as a language code without the code itself followed by a
+# colon in the text: an escape in a double-quoted key (a key is on one line), an anchor (for an
+# alias as a key), an explicit key (`? en`, in block or flow style).
+_HIDDEN_KEY = re.compile(r'\\[^\n]*"[ \t]*:|(?:^|[\s\[{,:-])&\S|^[ \t-]*\?|[{,][ \t]*\?', re.M)
+
+
+def _may_have_strings(text: str, source: str) -> bool:
+    """Whether `text` may hold a per-language mapping (one with a `source:` key): false only
+    when no `source` followed by a colon (quoted or not, spaces between) appears anywhere and
+    nothing else could spell such a key. A file of plain strings (a one-language game's
+    10,000 cards) is then not composed a second time."""
+    if _HIDDEN_KEY.search(text):
+        return True
+    return re.search(re.escape(source) + r"['\"]?\s*:", text) is not None
 
 
 # ---------------------------------------------------------------- rulebooks
@@ -196,6 +216,9 @@ def jinja_spans(text: str) -> list[tuple[int, int]]:
     argument (`{{ table(rows, [['Name', "**{{ name }}**"]]) }}`) stays inside its block."""
     out, i, n = [], 0, len(text)
     while i < n - 1:
+        i = text.find("{", i)  # every opener starts with a brace: skip to the next one
+        if i < 0:
+            break
         closer = _CLOSERS.get(text[i : i + 2])
         if closer is None:
             i += 1

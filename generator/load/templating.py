@@ -459,34 +459,37 @@ def render_data(
       the plain values of its own mapping and of the mappings around it (`scope`).
 
     A string that cannot be rendered raises, or becomes `on_error(key, error)`."""
-
-    def walk(value: Any, scope: dict[str, Any], where: str) -> Any:
-        if isinstance(value, list):
-            return [walk(v, scope, where) for v in value]
-        if not isinstance(value, dict):
-            return value
-        inner = {**scope, **{k: v for k, v in value.items() if not isinstance(v, dict | list)}}
-        return {
-            key: rendered(f"{where}{key}", item, inner)
-            if isinstance(item, str) and is_template(item)
-            else walk(item, inner, f"{where}{key}.")
-            for key, item in value.items()
-        }
-
-    def rendered(key: str, text: str, over: dict[str, Any]) -> Any:
-        try:
-            return render(text, over)
-        except ContentError as exc:
-            if on_error is None:
-                raise
-            return on_error(key, exc)
-
     if not nested:
         for key, value in list(mapping.items()):
             if isinstance(value, str) and is_template(value):
-                mapping[key] = rendered(f"{where}{key}", value, mapping)
+                mapping[key] = _rendered(f"{where}{key}", value, mapping, on_error)
         return mapping
-    return walk(mapping, scope or {}, where)
+    return _walk(value=mapping, scope=scope or {}, where=where, on_error=on_error)
+
+
+# Module functions, not closures: a recursive closure is a reference cycle, garbage for the
+# cyclic collector on every face's context.
+def _walk(value: Any, scope: dict[str, Any], where: str, on_error) -> Any:
+    if isinstance(value, list):
+        return [_walk(v, scope, where, on_error) for v in value]
+    if not isinstance(value, dict):
+        return value
+    inner = {**scope, **{k: v for k, v in value.items() if not isinstance(v, dict | list)}}
+    return {
+        key: _rendered(f"{where}{key}", item, inner, on_error)
+        if isinstance(item, str) and is_template(item)
+        else _walk(item, inner, f"{where}{key}.", on_error)
+        for key, item in value.items()
+    }
+
+
+def _rendered(key: str, text: str, over: dict[str, Any], on_error) -> Any:
+    try:
+        return render(text, over)
+    except ContentError as exc:
+        if on_error is None:
+            raise
+        return on_error(key, exc)
 
 
 def evaluate(expression: str, context: dict[str, Any]) -> Any:

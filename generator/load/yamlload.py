@@ -11,6 +11,7 @@ from typing import Any
 
 import yaml
 
+from generator import session
 from generator.errors import ContentError
 from generator.limits import LIMITS
 from generator.load.project import read_bytes
@@ -217,13 +218,24 @@ def load_yaml(path: Path, *, allow_empty: bool = False) -> Any:
                 hint="use fewer anchors and aliases",
                 code="alias-bomb",
             )
-        return loader.construct_document(node)
+        data = loader.construct_document(node)
+        session.current().cache(_PARSED)[path] = (len(text), hash(text))
+        return data
     except yaml.YAMLError as exc:
         raise yaml_error(exc, path, text) from None
     except RecursionError:
         raise ContentError("structure nested too deeply", path, code="too-deep") from None
     finally:
         loader.dispose()
+
+
+_PARSED = "load.yamlload.parsed"  # the texts load_yaml parsed in this command, by file
+
+
+def parsed_before(path: Path, text: str) -> bool:
+    """load_yaml parsed this very text of `path` in this command: it is valid YAML (another
+    reader need not compose it again only to find its syntax errors)."""
+    return session.current().cache(_PARSED).get(path) == (len(text), hash(text))
 
 
 def locate(data: Any, path: tuple) -> tuple[Path | None, int | None, str]:

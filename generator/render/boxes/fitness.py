@@ -60,8 +60,11 @@ def near_trim(
     if _outside(r, face):
         return []
     w, h = face
-    gaps = {"left": r.x, "bottom": r.y, "right": w - r.x - r.w, "top": h - r.y - r.h}
-    close = {edge: d for edge, d in gaps.items() if d < margin - _EPS and edge in edges}
+    right, top, limit = w - r.x - r.w, h - r.y - r.h, margin - _EPS
+    if min(r.x, r.y, right, top) >= limit:
+        return []  # clear of the trim on every side: most boxes of most faces
+    gaps = {"left": r.x, "bottom": r.y, "right": right, "top": top}
+    close = {edge: d for edge, d in gaps.items() if d < limit and edge in edges}
     if not close:
         return []
     shown = ", ".join(f"{edge} {max(d, 0) / MM:.1f} mm" for edge, d in close.items())

@@ -365,8 +365,13 @@ def check(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
     out = []
     spot = placed.spot
     fitted, faces = fit_text(renderer, box, placed.rect, placed.ctx)
-    if spot is not None and spot.laid is None:  # what drawing this face will set
-        spot.laid = SetText(fitted, faces, box, placed.rect, shaping.is_rtl(renderer.lang))
+    rtl = shaping.is_rtl(renderer.lang)
+    if spot is not None:
+        if spot.laid is None:  # what drawing this face will set
+            spot.laid = SetText(fitted, faces, box, placed.rect, rtl)
+        ink = spot.laid.ink  # the rectangle its lines cover, measured once for both
+    else:
+        ink = extent(fitted, faces, box, placed.rect, rtl)
     tag = _HTML_TAG.search(fitted.text)
     if tag:
         out.append(
@@ -402,7 +407,6 @@ def check(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
                 hint="shorten the text, enlarge the box or lower min_size",
             )
         )
-    ink = extent(fitted, faces, box, placed.rect, shaping.is_rtl(renderer.lang))
     if ink is not None and fitted.text.strip():
         out += fitness.text_size(renderer, placed, fitted.size)
         out += fitness.near_trim(renderer, placed, ink, "text")

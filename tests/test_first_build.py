@@ -1,0 +1,134 @@
+"""What a first build does that a rebuild does not (load the YAML, check every face), kept
+cheap without changing what it finds: no cyclic garbage per face, the collector handed back,
+translation segments read without composing a file twice (docs/performance.md)."""
+
+from __future__ import annotations
+
+import gc
+from types import SimpleNamespace
+
+import pytest
+
+from generator import session
+from generator.commands import cli
+from generator.errors import ContentError
+from generator.i18n import segments as seg_mod
+from generator.load import templating
+from generator.load.yamlload import load_yaml
+
+
+def test_a_face_context_leaves_no_cyclic_garbage():
+    """A face's data templates are rendered per card: with 10,000 cards any reference cycle
+    they leave is 10,000 cycles for the collector (render_data's closures were)."""
+
+    def on_error(key, exc):
+        return "?"
+
+    def faces(count: int) -> None:
+        for n in range(count):
+            data = {"n": n, "title": "Card {{ n }}", "cost": "{{ n + 1 }}", "name": "x"}
+            templating.render_data(data, on_error=on_error)
+            assert data["title"] == f"Card {n}" and data["cost"] == str(n + 1)
+            game = {"a": 2, "stats": {"b": "{{ a }}", "rows": [{"c": "{{ a + 1 }}"}]}}
+            templating.render_data(game, nested=True)
+
+    faces(1)  # compiling the templates once may leave garbage of its own
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        faces(50)
+        found = gc.collect()
+    finally:
+        if enabled:
+            gc.enable()
+    assert found == 0
+
+
+@pytest.mark.parametrize("raising", [False, True])
+def test_a_one_shot_check_hands_the_collector_back(monkeypatch, raising):
+    """`pnp` loads and checks with the collector off; the drawing after them needs it on, and
+    so does anything after a check that failed."""
+    import generator.check as check
+
+    def check_games(contents):
+        assert not gc.isenabled()  # off while checking
+        if raising:
+            raise ContentError("boom")
+        return []
+
+    monkeypatch.setattr(cli, "_ONE_SHOT", True)
+    monkeypatch.setattr(check, "check_games", check_games)
+    assert gc.isenabled()
+    try:
+        if raising:
+            with pytest.raises(ContentError):
+                cli._check([])
+        else:
+            assert cli._check([]) == []
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()
+
+
+@pytest.mark.parametrize(
+    "text, possible",
+    [
+        ('a: "x\\ny"\n', False),  # an escape in a value, not in a key
+        ("a: R&D and Tom & Jerry\n", False),
+        ("a: b\nc: [x, y]\n", False),
+        ("a:\n  en: x\n", True),
+        ("a: {'en' : x}\n", True),
+        ('a: {"en": x}\n', True),
+        ('"\\x65n": x\n', True),  # a key spelled with an escape
+        ("x: &a en\n*a : y\n", True),  # an alias as a key
+        ("? en\n: y\n", True),  # an explicit key
+        ("{? en : y}\n", True),
+        ("a: then:\n", True),  # not a key, but cannot be told apart cheaply: composed
+    ],
+)
+def test_which_files_may_hold_per_language_strings(text, possible):
+    assert seg_mod._may_have_strings(text, "en") is possible
+
+
+def test_segments_are_the_same_when_loaded_files_are_not_composed_again(tmp_path, monkeypatch):
+    """A game's files composed again (nothing parsed before) or, for the files the loader
+    parsed that hold no per-language string, skipped: the same segments, in the same order."""
+    files = {
+        "cards.yaml": "items:\n  - id: a\n    data: {title: {en: Fire, es: Fuego}}\n",
+        "plain.yaml": 'items:\n  - id: b\n    data: {title: Plain, body: "one\\ntwo"}\n',
+        "anchored.yaml": "base: &b {en: Ice, es: Hielo}\nother: *b\n",
+        "unparsed.yaml": "name: {en: Sea, es: Mar}\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    content = SimpleNamespace(dir=tmp_path)
+    composed: list[str] = []
+    compose = seg_mod._compose
+
+    def counting(path, text=None):
+        composed.append(path.name)
+        return compose(path, text)
+
+    monkeypatch.setattr(seg_mod, "_compose", counting)
+
+    def segments():
+        found = seg_mod.yaml_segments(content, "en")  # type: ignore[arg-type]
+        return [(s.ctx, s.text, {k: p.text for k, p in s.places.items()}) for s in found]
+
+    with session.new():
+        fresh = segments()
+    assert sorted(composed) == sorted(files)
+    composed.clear()
+    with session.new():
+        for name in ("cards.yaml", "plain.yaml", "anchored.yaml"):
+            load_yaml(tmp_path / name)
+        assert segments() == fresh
+    assert "plain.yaml" not in composed  # parsed by the loader, no per-language string
+    assert sorted(composed) == ["anchored.yaml", "cards.yaml", "unparsed.yaml"]
+    assert [ctx for ctx, _, _ in fresh] == [
+        "anchored.yaml:base",
+        "anchored.yaml:other",
+        "cards.yaml:items[a].data.title",
+        "unparsed.yaml:name",
+    ]
