@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from reportlab.lib.rl_accel import fp_str
@@ -43,14 +44,19 @@ def fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, ctx: dict):
     without pushing out the texts that recur."""
     text = renderer.text(box.text, ctx)
     key = (id(box), text, round(r.w, 3), round(r.h, 3))
-    fits = session.current().cache("boxes.text.fits")  # shared by check and draw of a command
-    hit = fits.pop(key, None)
+    store = session.current().cache("boxes.text.fits")  # shared by check and draw of a command
+    fits = store.get("lru")
+    if fits is None:
+        # An OrderedDict: a plain dict emptied from its front makes each `next(iter())` walk
+        # the deleted slots there, and a 10,000-card deck evicts at every new title.
+        fits = store["lru"] = OrderedDict()
+    hit = fits.get(key)
     if hit is not None and hit[0] is box:  # laid out before (on another face)
-        fits[key] = hit  # now the most recently used
+        fits.move_to_end(key)  # now the most recently used
         return hit[1], hit[2]
     fitted, faces = _fit_text(renderer, box, r, text)
     if len(fits) >= _KEPT:
-        del fits[next(iter(fits))]
+        fits.popitem(last=False)
     fits[key] = (box, fitted, faces)
     return fitted, faces
 
