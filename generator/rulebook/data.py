@@ -52,6 +52,12 @@ def keep_words(html: str, lang: str) -> str:
     return markup.keep_words(html) if languages.get(lang).keep_words else html
 
 
+# A placeholder (any Blocks' nonce), and a paragraph made of placeholders only: compiled once,
+# where a pattern of one Blocks' own nonce was compiled afresh for every section.
+_TOKEN = re.compile(r"pnpblk([0-9a-f]{8})n\d+x")
+_TOKEN_PARAGRAPH = re.compile(r"<p>((?:\s*pnpblk[0-9a-f]{8}n\d+x)+)\s*</p>")
+
+
 class Blocks:
     """HTML made by helpers, parked behind placeholders while Markdown runs."""
 
@@ -66,11 +72,12 @@ class Blocks:
         return token
 
     def restore(self, html: str) -> str:
-        token = self._re.pattern
-
         def paragraph(match: re.Match) -> str:
+            tokens = _TOKEN.findall(match.group(1))
+            if any(nonce != self.nonce for nonce in tokens):  # another Blocks' paragraph
+                return match.group(0)
             found = [
-                self.items[t[0]] for t in re.finditer(token, match.group(1)) if t[0] in self.items
+                self.items[t[0]] for t in self._re.finditer(match.group(1)) if t[0] in self.items
             ]
             if found and all(kind == "figure" for kind, _ in found):
                 # n figures share one row even in a narrow column: each may shrink to 1/n
@@ -81,7 +88,7 @@ class Blocks:
                 )
             return "".join(h for _, h in found)
 
-        html = re.sub(rf"<p>((?:\s*{token})+)\s*</p>", paragraph, html)
+        html = _TOKEN_PARAGRAPH.sub(paragraph, html)
         return self._re.sub(lambda m: self.items.get(m.group(0), ("", m.group(0)))[1], html)
 
 
