@@ -9,7 +9,8 @@ crop marks mirrored on them, registration targets, labels and the manifest entri
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+import re
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -27,6 +28,8 @@ CUT_COLOUR = "#8c8c8c"
 CUT_WIDTH = 0.35  # pt
 
 Segment = tuple[float, float, float, float]
+# Operators that name a resource of the page: gs, Do, cs/CS/scn/SCN, sh.
+_PAGE_RESOURCE = re.compile(r"(?:^|\s)(?:gs|Do|cs|CS|scn|SCN|sh)(?:\s|$)")
 
 
 @dataclass
@@ -128,3 +131,26 @@ def draw_segments(canvas, segments, stroke: str, width: float) -> None:
     for x1, y1, x2, y2 in segments:
         canvas.line(x1, y1, x2, y2)
     canvas.restoreState()
+
+
+def recorded(canvas, key: Hashable, fn: Callable[..., None], *args: Any) -> None:
+    """`fn(canvas, *args)`, for a drawing that writes the same operators whenever its key is
+    the same (crop marks, cut lines, registration targets: the same on every sheet of a
+    file): drawn once per canvas, then its operators are written again. They hold no font,
+    image or page resource, and save and restore the graphics state around themselves, so
+    writing them again leaves the canvas as drawing would. An ink-saver canvas rewrites
+    colours as they are drawn: it draws each time. Operators naming a page resource (a
+    separation colour space) are not kept: on the next page they would point at nothing."""
+    if getattr(canvas, "ink_hooks", None) is not None:
+        fn(canvas, *args)
+        return
+    kept: dict = canvas.__dict__.setdefault("_pnp_recorded", {})
+    ops = kept.get(key)
+    if ops is None:
+        start = len(canvas._code)
+        fn(canvas, *args)
+        ops = canvas._code[start:]
+        if not _PAGE_RESOURCE.search(" ".join(ops)):
+            kept[key] = ops
+    else:
+        canvas._code.extend(ops)

@@ -21,6 +21,7 @@ from generator.impose.placement import (
     copies,
     draw_segments,
     drawing,
+    recorded,
 )
 from generator.render.engine import FaceRenderer, colour
 from generator.render.textspots import text_rects
@@ -62,40 +63,41 @@ class GridPlan(_OneComponent):
             rotate=s.rotate,
         )
         self.offset = (s.back_offset.x.points, s.back_offset.y.points)
+        self._fills: dict[int, _Fill] = {}
 
     def sheets(self) -> Iterator[Sheet]:
-        grid, bleed = self.grid, self.bleed
-        slots = grid.slots()
+        grid = self.grid
         all_copies = copies(self.comp)
         total = -(-len(all_copies) // grid.per_sheet)
         comp_ctx = self.renderer.context(self.comp, None)
         for sheet in range(total):
             batch = all_copies[sheet * grid.per_sheet : (sheet + 1) * grid.per_sheet]
-            used_slots = slots[: len(batch)]
-            # boxes, marks and cut lines only around the cells this sheet uses
-            used = impose.bbox([s.trim for s in used_slots])
-            occupied = {(s.col, s.row) for s in used_slots}
+            fill = self._fill(len(batch))
             placed = [
-                self._placed(slot, grid.clip_for(slot, occupied), cp, comp_ctx)
-                for slot, cp in zip(used_slots, batch, strict=True)
+                self._placed(cell, cp, comp_ctx) for cell, cp in zip(fill.cells, batch, strict=True)
             ]
-            cells = [s.trim for s in used_slots]
-            bleed_box = used.grown(bleed, bleed, bleed, bleed)
-            yield Sheet(placed, used, bleed_box, f"{sheet + 1}/{total}", source=cells)
+            yield Sheet(placed, fill.used, fill.bleed, f"{sheet + 1}/{total}", source=fill)
 
-    def _placed(self, slot: impose.Slot, clip: impose.Rect, cp: Copy, comp_ctx) -> Placed:
+    def _fill(self, n: int) -> _Fill:
+        """The geometry of a sheet whose first `n` slots hold faces, worked out once: every
+        full sheet has the same, and only a part-filled last sheet another."""
+        fill = self._fills.get(n)
+        if fill is None:
+            fill = self._fills[n] = _Fill.make(self, n)
+        return fill
+
+    def _placed(self, cell: _Cell, cp: Copy, comp_ctx) -> Placed:
         comp, renderer, bleed, item = self.comp, self.renderer, self.bleed, cp.item
         (w, h), again = comp.size_pt, faces.repeats(item)
         reuse = ("front", comp.id, item.id) if again else None
         ctx = renderer.context(comp, item)
-        args = (renderer, item.layout, ctx, clip, slot.front, w, h, bleed)
-        front = Face(drawing(faces.draw_face, *args, reuse=reuse), self._slot(cp, slot.trim))
+        args = (renderer, item.layout, ctx, cell.clip, cell.slot.front, w, h, bleed)
+        front = Face(drawing(faces.draw_face, *args, reuse=reuse), cell.entry(comp.id, cp))
         if not item.back:
             return Placed(front)
 
         def back(back_sheet: impose.Affine) -> Face:
-            m = self.grid.back_transform(slot, self.lead.duplex, self.offset)
-            at = clip.mapped(back_sheet)
+            m, at = cell.back(self, back_sheet)
             if item.back == comp.model.back:  # one Form XObject for the whole component
                 common = (renderer, comp, item.back, comp_ctx, at, m, w, h, bleed)
                 draw = drawing(faces.draw_common_back, *common)
@@ -104,25 +106,24 @@ class GridPlan(_OneComponent):
                 reuse = ("back", comp.id, item.id) if again else None
                 args = (renderer, item.back, ctx, at, m, w, h, bleed)
                 draw = drawing(faces.draw_face, *args, reuse=reuse)
-            return Face(draw, self._slot(cp, impose.Rect(0, 0, w, h).mapped(m)))
+            return Face(draw, cell.back_entry(comp.id, cp))
 
         return Placed(front, back)
 
-    def _slot(self, cp: Copy, trim: impose.Rect) -> dict:
-        return entries.slot_entry(
-            self.comp.id, cp.item.id, cp.copy, trim, self.bleed, rotated=self.grid.rotated
-        )
-
     def guides(self, canvas, sheet: Sheet) -> list:
+        fill: _Fill = sheet.source
         grid = self.grid
-        W, H = self.paper
-        cells = sheet.source
-        safe = impose.Rect(grid.margin, grid.margin, W - 2 * grid.margin, H - 2 * grid.margin)
-        marks = impose.marks_around(cells, self.bleed, safe) if grid.crop_marks else []
-        draw_segments(canvas, marks, "#000000", MARK_WIDTH)
-        if self.lead.cut_lines:
-            draw_segments(canvas, impose.cell_edges(cells), CUT_COLOUR, CUT_WIDTH)
-        return marks
+        if fill.marks is None:
+            W, H = self.paper
+            safe = impose.Rect(grid.margin, grid.margin, W - 2 * grid.margin, H - 2 * grid.margin)
+            cells = [c.slot.trim for c in fill.cells]
+            fill.marks = impose.marks_around(cells, self.bleed, safe) if grid.crop_marks else []
+            fill.edges = impose.cell_edges(cells) if self.lead.cut_lines else []
+        # the same marks on every sheet of this fill: their operators are written once
+        recorded(canvas, ("marks", fill), draw_segments, fill.marks, "#000000", MARK_WIDTH)
+        if fill.edges:
+            recorded(canvas, ("cuts", fill), draw_segments, fill.edges, CUT_COLOUR, CUT_WIDTH)
+        return fill.marks
 
     def strip(self, sheet: Sheet, bleed: impose.Rect) -> impose.Rect:
         """The bottom margin below the printed area."""
@@ -134,6 +135,60 @@ class GridPlan(_OneComponent):
     def file_extra(self) -> dict:
         grid = self.grid
         return {"grid": {"cols": grid.cols, "rows": grid.rows, "rotated": grid.rotated}}
+
+
+class _Cell:
+    """One slot of a fill: its clip, and its manifest geometry and back placement, computed
+    once for every sheet that uses the slot."""
+
+    __slots__ = ("_back", "_back_geo", "clip", "geo", "slot")
+
+    def __init__(self, plan: GridPlan, slot: impose.Slot, clip: impose.Rect) -> None:
+        self.slot, self.clip = slot, clip
+        self.geo = {**entries.rect_mm(slot.trim), "bleed": entries.mm(plan.bleed)}
+        if plan.grid.rotated:
+            self.geo["rotation"] = 90
+        self._back: tuple | None = None
+        self._back_geo: dict | None = None
+
+    def entry(self, component: str, cp: Copy) -> dict:
+        """The slot's manifest entry (as entries.slot_entry makes it)."""
+        return {"component": component, "item": cp.item.id, "copy": cp.copy, **self.geo}
+
+    def back(self, plan: GridPlan, back_sheet: impose.Affine) -> tuple:
+        """The back's transform and clip on the back sheet."""
+        if self._back is None or self._back[0] != back_sheet:
+            m = plan.grid.back_transform(self.slot, plan.lead.duplex, plan.offset)
+            w, h = plan.comp.size_pt
+            self._back = (back_sheet, m, self.clip.mapped(back_sheet))
+            rect = impose.Rect(0, 0, w, h).mapped(m)
+            self._back_geo = {**entries.rect_mm(rect), "bleed": entries.mm(plan.bleed)}
+            if plan.grid.rotated:
+                self._back_geo["rotation"] = 90
+        return self._back[1], self._back[2]
+
+    def back_entry(self, component: str, cp: Copy) -> dict:
+        assert self._back_geo is not None
+        return {"component": component, "item": cp.item.id, "copy": cp.copy, **self._back_geo}
+
+
+class _Fill:
+    """A grid sheet whose first n slots hold faces: its cells, boxes and (once drawn) marks."""
+
+    def __init__(self, cells: list[_Cell], used: impose.Rect, bleed: impose.Rect) -> None:
+        self.cells, self.used, self.bleed = cells, used, bleed
+        self.marks: list | None = None
+        self.edges: list = []
+
+    @staticmethod
+    def make(plan: GridPlan, n: int) -> _Fill:
+        grid, b = plan.grid, plan.bleed
+        used_slots = grid.slots()[:n]
+        # boxes, marks and cut lines only around the cells this sheet uses
+        used = impose.bbox([s.trim for s in used_slots])
+        occupied = {(s.col, s.row) for s in used_slots}
+        cells = [_Cell(plan, s, grid.clip_for(s, occupied)) for s in used_slots]
+        return _Fill(cells, used, used.grown(b, b, b, b))
 
 
 class TilesPlan(_OneComponent):

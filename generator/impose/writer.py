@@ -22,6 +22,7 @@ from generator.impose.placement import (
     SheetJob,
     copies,
     draw_segments,
+    recorded,
 )
 from generator.load import languages, templating
 from generator.load.content import GameContent
@@ -55,6 +56,10 @@ class _Writer:
         self.back_sheet = impose.back_sheet(paper, lead.duplex, self.offset)
         self.has_backs = plan.sided and any(cp.item.back for c in plan.comps for cp in copies(c))
         self.pages: list[dict] = []
+        # What follows from a sheet's crop marks alone (targets, mirrored marks, the label's
+        # spot) is the same on every sheet with the same marks: worked out once per file.
+        self._memo: dict[tuple, object] = {}
+        self._side_label = {side: languages.get(job.lang).label(side) for side in ("front", "back")}
 
     def write(self) -> dict:
         planned = iter(self.plan.sheets())  # one sheet ahead: is this one the last?
@@ -80,7 +85,11 @@ class _Writer:
         marks = self.plan.guides(canvas, sheet)
         strip = self.plan.strip(sheet, sheet.bleed)
         # the duplex test: targets the back repeats where the printer's flip brings them
-        targets = registration.targets_in(strip, marks) if self.has_backs else []
+        targets = (
+            self._once(("targets", tuple(marks), strip), registration.targets_in, strip, marks)
+            if self.has_backs
+            else []
+        )
         self._finish(sheet, "front", [p.front for p in sheet.placed], marks, targets, strip)
         return marks, targets
 
@@ -92,24 +101,32 @@ class _Writer:
         for face in backs:
             face.draw(canvas)
         # the front's crop marks and targets, mirrored: against a light they lie over the front's
-        back_marks = [
-            (*impose.apply(m, x1, y1), *impose.apply(m, x2, y2)) for x1, y1, x2, y2 in marks
-        ]
-        draw_segments(canvas, back_marks, "#000000", MARK_WIDTH)
+        key = tuple(marks)
+        back_marks: list = self._once(("back marks", key), _mirrored, m, marks)
+        recorded(canvas, ("back marks", key), draw_segments, back_marks, "#000000", MARK_WIDTH)
         strip = self.plan.strip(sheet, sheet.bleed.mapped(m))
-        self._finish(sheet, "back", backs, back_marks, registration.mapped(m, targets), strip)
+        back_targets = self._once(("back targets", *targets), registration.mapped, m, targets)
+        self._finish(sheet, "back", backs, back_marks, back_targets, strip)
+
+    def _once(self, key: tuple, fn, *args):
+        """`fn(*args)`, worked out once per file for each key (a pure function of its key)."""
+        memo = self._memo
+        if key in memo:
+            return memo[key]
+        out = memo[key] = fn(*args)
+        return out
 
     def _finish(self, sheet, side: str, placed: list[Face], marks, targets, strip) -> None:
         """Targets, the label, the page's end and its manifest entry."""
-        registration.draw(self.canvas, targets)
+        if targets:
+            recorded(self.canvas, ("targets", *targets), registration.draw, targets)
         text = f"{self.prefix} · {sheet.where}"
         if self.plan.sided:
+            spot = self._once(
+                ("label spot", tuple(marks), *targets, strip), _spot, marks, targets, strip
+            )
             draw_label(
-                self.canvas,
-                self.renderer,
-                f"{text} · {languages.get(self.job.lang).label(side)}",
-                marks + registration.as_marks(targets),
-                strip,
+                self.canvas, self.renderer, f"{text} · {self._side_label[side]}", spot, strip
             )
         else:
             self._label_centred(text, sheet, strip)
@@ -158,11 +175,22 @@ def _lang_tag(content: GameContent, lang: str) -> str:
     return lang
 
 
-def draw_label(canvas, renderer, text: str, marks, strip: impose.Rect) -> None:
-    """A small sheet label in the widest stretch of the strip that no crop mark crosses."""
+def _mirrored(m: impose.Affine, marks: list) -> list:
+    return [(*impose.apply(m, x1, y1), *impose.apply(m, x2, y2)) for x1, y1, x2, y2 in marks]
+
+
+def _spot(marks: list, targets: list, strip: impose.Rect) -> tuple[float, float] | None:
+    """Where a sheet label goes: the widest stretch of the strip that no crop mark crosses and
+    no registration target takes (None: no room)."""
     if strip.h < LABEL_SIZE * 1.2:
-        return
-    spot = impose.label_spot(marks, strip)
+        return None
+    return impose.label_spot(marks + registration.as_marks(targets), strip)
+
+
+def draw_label(
+    canvas, renderer, text: str, spot: tuple[float, float] | None, strip: impose.Rect
+) -> None:
+    """A small sheet label at its spot (`_spot`), in the strip's height."""
     if spot is None:
         return
     centre, room = spot
