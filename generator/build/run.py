@@ -95,6 +95,44 @@ class GameState:
     targets: dict = field(default_factory=dict)
 
 
+# Strict, compact JSON, the same for the build record, the manifest and the guide's key: a NaN
+# or infinity is a bug upstream, never written as 'NaN'.
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+_BIG = 64  # lists at least this long (a target's pages) are encoded once per build
+
+
+class Encoded:
+    """JSON text of the long lists of a build (each target's pages and their slots: 10,000
+    cards make 2 MB of them), encoded once and written into the build record, the manifest and
+    the guide's key, which all hold them. A list is known by identity (kept alive here); the
+    lists are not changed once a target is done."""
+
+    def __init__(self) -> None:
+        self._texts: dict[int, tuple[list, str]] = {}
+
+    def list_text(self, value: list) -> str:
+        hit = self._texts.get(id(value))
+        if hit is None or hit[0] is not value:
+            hit = self._texts[id(value)] = (value, _ENCODE(value))
+        return hit[1]
+
+    def dumps(self, value: Any) -> str:
+        """`value` as json.dumps with _ENCODE's settings writes it, byte for byte."""
+        if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+            inner = ",".join(f"{_ENCODE(k)}:{self.dumps(v)}" for k, v in value.items())
+            return "{" + inner + "}"
+        if isinstance(value, list) and len(value) >= _BIG:
+            return self.list_text(value)
+        if isinstance(value, list) and any(isinstance(v, dict | list) for v in value):
+            return "[" + ",".join(self.dumps(v) for v in value) + "]"
+        return _ENCODE(value)
+
+    def joined(self, lists: list[list]) -> str:
+        """The concatenation of `lists` as one JSON array."""
+        parts = [self.dumps(part)[1:-1] for part in lists if part]
+        return "[" + ",".join(parts) + "]"
+
+
 def _sha(path: Path) -> str | None:
     h = hashlib.sha256()
     try:
@@ -482,16 +520,19 @@ def state_path(project: Project, game: str) -> Path:
 
 def load_state(project: Project, game: str) -> GameState:
     try:
-        data = json.loads(state_path(project, game).read_text())
+        data = json.loads(state_path(project, game).read_bytes())
         return GameState(data.get("targets", {}))
     except (OSError, ValueError, AttributeError):
         return GameState()  # a missing or damaged cache only costs a rebuild
 
 
-def save_state(project: Project, game: str, state: GameState) -> None:
+def save_state(
+    project: Project, game: str, state: GameState, encoded: Encoded | None = None
+) -> None:
     path = state_path(project, game)
+    data = (encoded or Encoded()).dumps({"targets": state.targets}).encode()
     try:
-        fsio.write_bytes(path, json.dumps({"targets": state.targets}).encode())
+        fsio.write_bytes(path, data)
     except OSError as exc:  # output/ is a file, read-only, or the disk is full
         raise write_error(exc, path) from None
 
@@ -748,6 +789,7 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
     failures: list[str] = []
 
     finished = [0]
+    encoded = Encoded()
 
     def done(t: Target, part: dict):
         states[t.game].targets[t.path] = {"key": t.key, "sha256": part.pop("sha256"), "part": part}
@@ -755,7 +797,7 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
         # After each target, so a kill loses one; the last one is saved with the guides below
         # (the state holds a record per slot: a 10,000-card deck's is written once, not twice).
         if finished[0] < len(todo):
-            save_state(project, t.game, states[t.game])
+            save_state(project, t.game, states[t.game], encoded)
         if progress is not None:
             progress.step(t.path if len(t.files) == 1 else f"{t.path} (+{len(t.files) - 1} files)")
 
@@ -810,8 +852,10 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
     for game, targets in plans.items():
         listed = targets + _kit_still_built(project, contents[game], options, targets, states)
         manifest = build_manifest(game, listed, states[game])
+        # the manifest's pages are the targets' own lists: their JSON text is made once
+        pages = [states[game].targets[t.path]["part"]["sheets"] for t in listed]
         guides = build_guides(
-            project, contents[game], manifest, states[game], options, guides_written
+            project, contents[game], manifest, states[game], options, guides_written, encoded, pages
         )
         manifest["files"] += guides
         zips = build_shop_zips(project, manifest, states[game], guides_written)
@@ -823,12 +867,11 @@ def _build(project: Project, games: list, options: Options, log) -> dict:
         exported = {rel for t in targets for rel in t.files}
         mine += [z["path"] for z in zips if exported & set(z["members"])]
         planned[game] = len(dict.fromkeys(mine))
-        save_state(project, game, states[game])
+        save_state(project, game, states[game], encoded)
         path = project.output / game / "build-manifest.json"
-        # Strict JSON: a NaN or infinity here is a bug upstream, never written as 'NaN'.
-        data = json.dumps(
-            manifest, ensure_ascii=False, separators=(",", ":"), allow_nan=False
-        ).encode()
+        # Strict JSON (_ENCODE): a NaN or infinity here is a bug upstream, never written 'NaN'.
+        head = encoded.dumps({"game": manifest["game"], "files": manifest["files"]})
+        data = f'{head[:-1]},"sheets":{encoded.joined(pages)}}}'.encode()
         if not path.exists() or path.stat().st_size != len(data) or path.read_bytes() != data:
             try:
                 fsio.write_bytes(path, data)
@@ -942,6 +985,8 @@ def build_guides(
     state: GameState,
     options,
     written: list[str] | None = None,
+    encoded: Encoded | None = None,
+    pages: list[list] | None = None,
 ) -> list:
     """The print-and-assembly guide of each language and paper, made from the manifest just
     built (generator/build/guide.py); rebuilt only when what it lists changes. Returns file
@@ -950,6 +995,8 @@ def build_guides(
     # check, pnp render) never draw a guide.
     from generator.build import guide
 
+    encoded = encoded or Encoded()
+    parts = pages if pages is not None else [manifest["sheets"]]  # each target's, in order
     entries = []
     papers = sorted({f["paper"] for f in manifest["files"] if f.get("kind") == "components"})
     words = _hash_files([*tree(project.templates / "guide"), guide.DEFAULT_TEXTS])  # both read
@@ -960,21 +1007,20 @@ def build_guides(
             rel_path = guide.guide_path(content.id, lang, paper)
             listed = guide.guide_inputs(manifest, lang, paper)
             paths = {f["path"] for f in listed}
-            sheets = [s for s in manifest["sheets"] if s["file"] in paths]
             # the guide also names components and items and reads layouts (fold lines)
             said = said_in.get(lang) or said_in.setdefault(lang, guide.facts(content, lang))
             key = hashlib.sha256(
                 json.dumps(
-                    [listed, sheets, words, said, code_hash(), content.game.print.duplex],
-                    default=str,
+                    [listed, words, said, code_hash(), content.game.print.duplex], default=str
                 ).encode()
-            ).hexdigest()
+            )
+            key.update(_pages_of(parts, paths, encoded).encode())
             out = fsio.output_path(project.root, rel_path)
             known = state.targets.get(rel_path)
             if (
                 options.force
                 or not known
-                or known.get("key") != key
+                or known.get("key") != key.hexdigest()
                 or known.get("sha256") != _sha(out)
             ):
                 with fsio.atomic_path(out) as tmp:
@@ -983,9 +1029,22 @@ def build_guides(
                 if written is not None:
                     written.append(rel_path)
                 state.targets[rel_path] = {
-                    "key": key,
+                    "key": key.hexdigest(),
                     "sha256": _sha(out),
                     "part": {"file": entry, "sheets": []},
                 }
             entries.append(state.targets[rel_path]["part"]["file"])
     return entries
+
+
+def _pages_of(parts: list[list], paths: set[str], encoded: Encoded) -> str:
+    """The JSON text of the pages in `parts` (each target's list) that belong to `paths`: a
+    target's own list whole when all its pages do (its text is encoded once per build)."""
+    out = []
+    for pages in parts:
+        mine = [page for page in pages if page["file"] in paths]
+        if len(mine) == len(pages):
+            out.append(encoded.dumps(pages))
+        elif mine:
+            out.append(encoded.dumps(mine))
+    return "[" + ",".join(out) + "]"
