@@ -100,24 +100,27 @@ class FileInfo:
 def component_files(manifest: dict, lang: str, paper: str) -> list[FileInfo]:
     """The component PDFs of one language and paper, with what each front sheet holds."""
     out = []
+    by_file: dict[str, list[dict]] = {}  # each file's pages, in the manifest's order
+    for s in manifest["sheets"]:
+        by_file.setdefault(s["file"], []).append(s)
     for f in manifest["files"]:
         if f.get("kind") != "components" or f.get("lang") != lang or f.get("paper") != paper:
             continue
-        pages = [s for s in manifest["sheets"] if s["file"] == f["path"]]
+        pages = by_file.get(f["path"], [])
         fronts = sorted((s for s in pages if s["side"] == "front"), key=lambda s: s["page"])
-        inventory = [
-            Counter((slot["component"], slot["item"]) for slot in s["slots"]) for s in fronts
-        ]
-        listed = f.get("components") or []
-        found = [slot["component"] for s in fronts for slot in s["slots"]]
-        components = list(dict.fromkeys([*listed, *found]))
-        pieces = {
-            (slot["component"], slot["item"], slot["copy"]) for s in fronts for slot in s["slots"]
-        }
+        inventory = []
+        found: dict[str, None] = {}
+        pieces: set[tuple[str, str, int]] = set()
         on_sheets: dict[str, list[int]] = {}
         for n, s in enumerate(fronts, 1):
-            for comp in dict.fromkeys(slot["component"] for slot in s["slots"]):
+            slots = s["slots"]
+            inventory.append(Counter([(slot["component"], slot["item"]) for slot in slots]))
+            pieces.update([(slot["component"], slot["item"], slot["copy"]) for slot in slots])
+            for comp in dict.fromkeys([slot["component"] for slot in slots]):
+                found[comp] = None
                 on_sheets.setdefault(comp, []).append(n)
+        listed = f.get("components") or []
+        components = list(dict.fromkeys([*listed, *found]))
         out.append(
             FileInfo(
                 f["path"],

@@ -1002,38 +1002,40 @@ def build_guides(
     words = _hash_files([*tree(project.templates / "guide"), guide.DEFAULT_TEXTS])  # both read
     skip = getattr(content, "skip_languages", None) or set()  # drafts not built this time
     said_in: dict[str, list] = {}  # per language: what the guide reads from content
-    for lang in (lang for lang in content.languages if lang not in skip):
-        for paper in papers:
-            rel_path = guide.guide_path(content.id, lang, paper)
-            listed = guide.guide_inputs(manifest, lang, paper)
-            paths = {f["path"] for f in listed}
-            # the guide also names components and items and reads layouts (fold lines)
-            said = said_in.get(lang) or said_in.setdefault(lang, guide.facts(content, lang))
-            key = hashlib.sha256(
-                json.dumps(
-                    [listed, words, said, code_hash(), content.game.print.duplex], default=str
-                ).encode()
-            )
-            key.update(_pages_of(parts, paths, encoded).encode())
-            out = fsio.output_path(project.root, rel_path)
-            known = state.targets.get(rel_path)
-            if (
-                options.force
-                or not known
-                or known.get("key") != key.hexdigest()
-                or known.get("sha256") != _sha(out)
-            ):
-                with fsio.atomic_path(out) as tmp:
-                    entry = guide.write_guide(content, manifest, lang, paper, tmp)
-                entry["path"] = rel_path
-                if written is not None:
-                    written.append(rel_path)
-                state.targets[rel_path] = {
-                    "key": key.hexdigest(),
-                    "sha256": _sha(out),
-                    "part": {"file": entry, "sheets": []},
-                }
-            entries.append(state.targets[rel_path]["part"]["file"])
+    # the guide's paragraphs and the manifest's slots it reads make many objects that live on
+    with session.collector_paused():
+        for lang in (lang for lang in content.languages if lang not in skip):
+            for paper in papers:
+                rel_path = guide.guide_path(content.id, lang, paper)
+                listed = guide.guide_inputs(manifest, lang, paper)
+                paths = {f["path"] for f in listed}
+                # the guide also names components and items and reads layouts (fold lines)
+                said = said_in.get(lang) or said_in.setdefault(lang, guide.facts(content, lang))
+                key = hashlib.sha256(
+                    json.dumps(
+                        [listed, words, said, code_hash(), content.game.print.duplex], default=str
+                    ).encode()
+                )
+                key.update(_pages_of(parts, paths, encoded).encode())
+                out = fsio.output_path(project.root, rel_path)
+                known = state.targets.get(rel_path)
+                if (
+                    options.force
+                    or not known
+                    or known.get("key") != key.hexdigest()
+                    or known.get("sha256") != _sha(out)
+                ):
+                    with fsio.atomic_path(out) as tmp:
+                        entry = guide.write_guide(content, manifest, lang, paper, tmp)
+                    entry["path"] = rel_path
+                    if written is not None:
+                        written.append(rel_path)
+                    state.targets[rel_path] = {
+                        "key": key.hexdigest(),
+                        "sha256": _sha(out),
+                        "part": {"file": entry, "sheets": []},
+                    }
+                entries.append(state.targets[rel_path]["part"]["file"])
     return entries
 
 

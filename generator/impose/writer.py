@@ -10,6 +10,7 @@ labels, and the build-manifest entries of the file, its pages and their slots.
 
 from __future__ import annotations
 
+from generator import session
 from generator.i18n import drafts
 from generator.impose import entries, faces, packed_sheets, registration, sheets
 from generator.impose import grid as impose
@@ -31,7 +32,18 @@ from generator.render.engine import FaceRenderer, colour
 
 
 def write(job: SheetJob) -> dict:
-    """Write `job`'s sheet file; return its manifest entry (`file`) and its pages (`sheets`)."""
+    """Write `job`'s sheet file; return its manifest entry (`file`) and its pages (`sheets`).
+
+    The cyclic collector is paused meanwhile: each card leaves objects that live to the end of
+    the file (its manifest slot, its page's PDF objects, the faces planned for the sheet ahead)
+    and the collector walked each of them twice, for the few cycles drawing makes (about 8 %
+    of the CPU of a 10,000-card file). By the time it runs again, the canvas and the plan are
+    gone (`_write` returned): it has only the manifest entries left to walk."""
+    with session.collector_paused():
+        return _write(job)
+
+
+def _write(job: SheetJob) -> dict:
     renderer = FaceRenderer(job.content, job.lang)
     paper = paper_size(job.content.project, job.paper)
     if job.packed is not None:
@@ -62,6 +74,11 @@ class _Writer:
         self._side_label = {side: languages.get(job.lang).label(side) for side in ("front", "back")}
 
     def write(self) -> dict:
+        self._pages()
+        self.canvas.save()
+        return {"file": self._file_entry(), "sheets": self.pages}
+
+    def _pages(self) -> None:
         planned = iter(self.plan.sheets())  # one sheet ahead: is this one the last?
         upcoming = next(planned, None)
         while upcoming is not None:
@@ -71,8 +88,6 @@ class _Writer:
             if not self.has_backs or (upcoming is None and not backed):
                 continue  # the last sheet's back would be blank: no page, nothing to print
             self._back(sheet, [p.back(self.back_sheet) for p in backed if p.back], marks, targets)
-        self.canvas.save()
-        return {"file": self._file_entry(), "sheets": self.pages}
 
     def _front(self, sheet: Sheet) -> tuple[list, list]:
         canvas = self.canvas

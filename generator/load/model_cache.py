@@ -19,6 +19,7 @@ import pickle
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from generator import session
 from generator.cache import store
 from generator.cache.store import code_digest
 from generator.load.project import Project, digest_tree
@@ -62,7 +63,8 @@ def get(project: Project, game_id: str, digest: str) -> tuple[GameContent, dict]
     if data is None:
         return None
     try:
-        kept = pickle.loads(data)  # our own file, in the user's cache folder (see above)
+        with session.collector_paused():  # a 10,000-card model is a million objects
+            kept = pickle.loads(data)  # our own file, in the user's cache folder (see above)
     except Exception:  # truncated, or made by another pnp: load afresh
         return None
     return kept if isinstance(kept, tuple) and len(kept) == 2 else None
