@@ -180,6 +180,8 @@ _TRICKY_STREAMS = [
     b"% a comment /Gone gs\n0.5 /P0 scn /DeviceRGB cs /CS0 CS <2F41207368> Tj /Sh1 sh",
     b"/OC /oc1 BDC << /MCID 0 /Y /Z >> BDC BT /F2 -8.5 Tf [(a) 20 (b\\) /F7 1 Tf)] TJ ET EMC",
     b"/A#20B gs (a string with /Q0 Do inside) Tj",
+    # an inline image's binary data may hold anything: such a stream goes to qpdf's tokenizer
+    b"q /GS1 gs BI /W 2 /H 1 /BPC 8 /CS /G ID \x00/F9 1 Tf EI Q /Fm1 Do",
     b"",
 ]
 

@@ -1040,13 +1040,12 @@ def build_guides(
 
 
 def _pages_of(parts: list[list], paths: set[str], encoded: Encoded) -> str:
-    """The JSON text of the pages in `parts` (each target's list) that belong to `paths`: a
-    target's own list whole when all its pages do (its text is encoded once per build)."""
-    out = []
+    """The JSON text of the pages in `parts` (each target's list) that belong to `paths`, as one
+    list: what `_ENCODE` makes of them. A target's text is encoded once per build and used
+    whole when all its pages belong."""
+    chosen = []
     for pages in parts:
         mine = [page for page in pages if page["file"] in paths]
-        if len(mine) == len(pages):
-            out.append(encoded.dumps(pages))
-        elif mine:
-            out.append(encoded.dumps(mine))
-    return "[" + ",".join(out) + "]"
+        if mine:
+            chosen.append(pages if len(mine) == len(pages) else mine)
+    return encoded.joined(chosen)
