@@ -76,3 +76,21 @@ def test_json_encoded_once_is_what_json_dumps_writes():
     for paths in ({"a.pdf"}, {"b.pdf", "c.pdf"}, {"z.pdf"}):
         flat = [p for part in (long, [], short, mixed) for p in part if p["file"] in paths]
         assert _pages_of([long, [], short, mixed], paths, encoded) == _ENCODE(flat)
+
+
+def test_the_build_record_is_written_as_json_dumps_writes_it(tmp_path, monkeypatch):
+    from generator.build import run
+
+    path = tmp_path / "g.json"
+    monkeypatch.setattr(run, "state_path", lambda project, game: path)
+    state = run.GameState({"a.pdf": {"key": "1", "part": {"file": {"path": "a.pdf"}}}})
+    encoded = Encoded()
+    run.save_state(None, "g", state, encoded)
+    assert path.read_bytes() == _ENCODE({"targets": state.targets}).encode()
+    # a rebuilt target gets a new record: the file says so, the old record's text is not reused
+    state.targets["a.pdf"] = {"key": "2", "part": {"file": {"path": "a.pdf"}, "sheets": []}}
+    state.targets["b.pdf"] = {"key": "3", "part": {"sheets": [_page("b.pdf", 1)]}}
+    run.save_state(None, "g", state, encoded)
+    assert json.loads(path.read_bytes()) == {"targets": state.targets}
+    assert path.read_bytes() == _ENCODE({"targets": state.targets}).encode()
+    assert run.load_state(None, "g").targets == state.targets

@@ -109,6 +109,16 @@ class Encoded:
 
     def __init__(self) -> None:
         self._texts: dict[int, tuple[list, str]] = {}
+        self._records: dict[int, tuple[dict, str]] = {}
+
+    def record(self, value: dict) -> str:
+        """A target's build record (key, digest, manifest part), encoded once: the state is
+        written after every target, and a kit of 150 targets would encode the first ones 150
+        times. A record is replaced when its target is rebuilt, never changed."""
+        hit = self._records.get(id(value))
+        if hit is None or hit[0] is not value:
+            hit = self._records[id(value)] = (value, self.dumps(value))
+        return hit[1]
 
     def list_text(self, value: list) -> str:
         hit = self._texts.get(id(value))
@@ -123,9 +133,7 @@ class Encoded:
             return "{" + inner + "}"
         if isinstance(value, list) and len(value) >= _BIG:
             return self.list_text(value)
-        if isinstance(value, list) and any(isinstance(v, dict | list) for v in value):
-            return "[" + ",".join(self.dumps(v) for v in value) + "]"
-        return _ENCODE(value)
+        return _ENCODE(value)  # a short list (a target's few pages) or a value: at C speed
 
     def joined(self, lists: list[list]) -> str:
         """The concatenation of `lists` as one JSON array."""
@@ -530,7 +538,9 @@ def save_state(
     project: Project, game: str, state: GameState, encoded: Encoded | None = None
 ) -> None:
     path = state_path(project, game)
-    data = (encoded or Encoded()).dumps({"targets": state.targets}).encode()
+    encoded = encoded or Encoded()
+    records = ",".join(f"{_ENCODE(k)}:{encoded.record(v)}" for k, v in state.targets.items())
+    data = f'{{"targets":{{{records}}}}}'.encode()
     try:
         fsio.write_bytes(path, data)
     except OSError as exc:  # output/ is a file, read-only, or the disk is full
