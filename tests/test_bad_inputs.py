@@ -116,3 +116,25 @@ def test_leading_bom_is_accepted(tmp_path):
     path = tmp_path / "a.yaml"
     path.write_bytes("\ufeffid: x\n".encode("utf-8"))
     assert load_yaml(path) == {"id": "x"}
+
+
+def test_a_large_deck_is_no_alias_bomb_but_a_small_bomb_still_is(tmp_path):
+    """20,000 cards (the copies a game may hold) are about 220,000 YAML nodes: more than the
+    alias budget, yet nothing is expanded. A file that expands aliases past the budget is still
+    refused, with or without an ampersand elsewhere in its text."""
+    deck = tmp_path / "cards.yaml"
+    items = "".join(
+        f"  - {{id: c{i}, data: {{title: Card {i}, number: {i % 100}, body: R&D {i}}}}}\n"
+        for i in range(20_000)
+    )
+    deck.write_text(f"id: cards\nitems:\n{items}")
+    loaded = load_yaml(deck)
+    assert len(loaded["items"]) == 20_000 and loaded["items"][-1]["data"]["body"] == "R&D 19999"
+
+    bomb = tmp_path / "bomb.yaml"
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * 10)}]" for n in range(1, 7)]
+    bomb.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ContentError) as info:
+        load_yaml(bomb)
+    assert info.value.code == "alias-bomb"
