@@ -47,31 +47,56 @@ class Problem:
         return f"page {self.page}, {self.where}: {self.message}"
 
 
+class BundledFonts:
+    """The allowed fonts of a project, asked name by name: first among the faces parsed in this
+    process (every font ReportLab embedded is one of them), and only for a name those do not
+    explain (a rulebook's, a stranger's) among all of them, which parses every bundled face."""
+
+    def __init__(self, fonts_dir: Path):
+        self.dir = fonts_dir
+
+    def allows(self, squashed: str) -> bool:
+        # Deferred for start-up time: ReportLab's font machinery (see bundled_font_names).
+        from generator.render.fonts import fontbook
+
+        parsed = frozenset(_family_part(f.name) for f in fontbook(self.dir).parsed())
+        return squashed.startswith(tuple(parsed)) or squashed.startswith(tuple(self.names()))
+
+    def names(self) -> frozenset[str]:
+        return bundled_font_names(self.dir)
+
+
+def _family_part(registered: str) -> str:
+    """The family part of a registered face's PostScript name, squashed ("pnpgothic")."""
+    # Deferred for start-up time: ReportLab's font machinery (see bundled_font_names).
+    from reportlab.pdfbase import pdfmetrics
+
+    name = pdfmetrics.getFont(registered).face.name
+    name = name.decode("latin-1") if isinstance(name, bytes) else str(name)
+    return _squash(name.split("-", 1)[0])
+
+
 @session.cached
 def bundled_font_names(fonts_dir: Path) -> frozenset[str]:
     """The families of the fonts in templates/fonts/ (fonts.yaml), as PDF font names begin:
     ReportLab names a font by its PostScript name ("PnPGothic-Bold"), WeasyPrint by family and
     style ("PnP-Gothic-Ultra-Bold"); both start with the family once dashes and spaces go."""
-    from reportlab.pdfbase import pdfmetrics
-
     # Deferred for start-up time: ReportLab's font machinery (about 110 modules, 90 ms); only the
     # font lint needs it.
     from generator.render.fonts import fontbook
 
-    names = set()
-    for faces in fontbook(fonts_dir).families.values():
-        for face in faces.values():
-            name = pdfmetrics.getFont(face.name).face.name
-            name = name.decode("latin-1") if isinstance(name, bytes) else str(name)
-            names.add(_squash(name.split("-", 1)[0]))
-    return frozenset(names)
+    return frozenset(
+        _family_part(face.name)
+        for faces in fontbook(fonts_dir).families.values()
+        for face in faces.values()
+    )
 
 
 def _squash(name: str) -> str:
     return name.replace("-", "").replace(" ", "").replace("_", "").lower()
 
 
-def lint(path: Path, allowed_fonts: Iterable[str] | None = None) -> list[Problem]:
+def lint(path: Path, allowed_fonts: Iterable[str] | BundledFonts | None = None) -> list[Problem]:
     """Problems of the PDF at `path` (empty when it is sound).
 
     The file is read with pikepdf (qpdf): a 2,000-page sheet file opens and gives up its
@@ -83,7 +108,9 @@ def lint(path: Path, allowed_fonts: Iterable[str] | None = None) -> list[Problem
     except (pikepdf.PdfError, OSError, ValueError) as exc:
         return [Problem(0, "file", f"cannot be read ({exc})")]
     with pdf:
-        linter = _Linter(frozenset(allowed_fonts) if allowed_fonts is not None else None)
+        if allowed_fonts is not None and not isinstance(allowed_fonts, BundledFonts):
+            allowed_fonts = frozenset(allowed_fonts)
+        linter = _Linter(allowed_fonts)
         for number, page in enumerate(pdf.pages, start=1):
             linter.page = number
             resources: Any = page.obj.get("/Resources") or {}
@@ -98,7 +125,7 @@ def _ident(obj: Any) -> object:
 
 
 class _Linter:
-    def __init__(self, allowed_fonts: frozenset[str] | None):
+    def __init__(self, allowed_fonts: frozenset[str] | BundledFonts | None):
         self.allowed = allowed_fonts
         self.problems: list[Problem] = []
         self.page = 0
@@ -169,13 +196,22 @@ class _Linter:
                 f"font {name} ({plain}) sets {script.capitalize()} in a synthetic oblique "
                 "(a script without italics: scripts.yaml)",
             )
-        if self.allowed is not None and not _squash(plain).startswith(tuple(self.allowed)):
-            self.add(
-                where,
-                f"font {name} ({plain}) is not one of the bundled fonts "
-                f"({', '.join(sorted(self.allowed))}...): a system font filled in for a glyph or a "
-                "style the bundled fonts lack",
-            )
+        allowed = self.allowed
+        if allowed is None:
+            return
+        squashed = _squash(plain)
+        if isinstance(allowed, BundledFonts):
+            if allowed.allows(squashed):
+                return
+            allowed = allowed.names()
+        elif squashed.startswith(tuple(allowed)):
+            return
+        self.add(
+            where,
+            f"font {name} ({plain}) is not one of the bundled fonts "
+            f"({', '.join(sorted(allowed))}...): a system font filled in for a glyph or a "
+            "style the bundled fonts lack",
+        )
 
 
 _HEX4 = re.compile(rb"<([0-9A-Fa-f]{4})>")

@@ -484,7 +484,7 @@ def _paper(target: Target) -> str:
 
 def lint_written(project: Project, tmp: Path, path: str) -> None:
     """A PDF a strict RIP would refuse is an error, and is not committed (pdflint.py)."""
-    problems = pdflint.lint(tmp, pdflint.bundled_font_names(project.fonts))
+    problems = pdflint.lint(tmp, pdflint.BundledFonts(project.fonts))
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise ContentError(

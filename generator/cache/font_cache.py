@@ -39,6 +39,13 @@ def _entry(digest: str) -> Path | None:
     return store.entry("fonts", store.key(digest, REPORTLAB_VERSION, str(FORMAT)), suffix=".pickle")
 
 
+def kept(digest: str) -> bool:
+    """Whether the font whose bytes have this digest parsed before (an entry is written only
+    after ReportLab parsed the font)."""
+    entry = _entry(digest)
+    return entry is not None and entry.is_file()
+
+
 def load(name: str, data: bytes, digest: str) -> TTFont:
     """The font `name` made of `data` (whose sha256 is `digest`): from the cache when an entry
     is there, else parsed by ReportLab (and the entry written)."""

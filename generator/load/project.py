@@ -226,6 +226,41 @@ def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
     """The bytes of a content file, read safely: its real path (symlinks followed) must be inside
     the project, it must be a regular file (never a FIFO, device or directory), and at most
     `limit` bytes. Opening never blocks, and the size is checked before anything is read."""
+    fd, _ = _open_checked(path, limit, what)
+    try:
+        chunks, size = [], 0
+        while size <= limit:
+            try:
+                chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            except OSError as exc:
+                if exc.errno == errno.EAGAIN:
+                    continue
+                raise ContentError(
+                    f"{what} cannot be read ({exc.strerror})", path, code="unreadable"
+                ) from None
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:  # it grew while we read it
+            raise exceeded(f"{what} size", f"over {limit:,} bytes", f"{limit:,}", file=path)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def file_digest(path: Path, limit: int, what: str = "file") -> str:
+    """The sha256 of a content file's bytes, with read_bytes's checks (the same errors), read
+    once per state of the file (big_digest): a font a command may never draw with is vouched
+    for without reading its megabytes."""
+    fd, info = _open_checked(path, limit, what)
+    os.close(fd)
+    return big_digest(path, info)
+
+
+def _open_checked(path: Path, limit: int, what: str) -> tuple[int, os.stat_result]:
+    """read_bytes's checks: an open descriptor of a regular file inside the project, at most
+    `limit` bytes, and its status; or the located error."""
     real = os.path.realpath(path)
     if _escapes(path, real):
         raise ContentError(
@@ -260,25 +295,10 @@ def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
             )
         if info.st_size > limit:
             raise exceeded(f"{what} size", f"{info.st_size:,} bytes", f"{limit:,}", file=path)
-        chunks, size = [], 0
-        while size <= limit:
-            try:
-                chunk = os.read(fd, min(1 << 20, limit + 1 - size))
-            except OSError as exc:
-                if exc.errno == errno.EAGAIN:
-                    continue
-                raise ContentError(
-                    f"{what} cannot be read ({exc.strerror})", path, code="unreadable"
-                ) from None
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > limit:  # it grew while we read it
-            raise exceeded(f"{what} size", f"over {limit:,} bytes", f"{limit:,}", file=path)
-        return b"".join(chunks)
-    finally:
+    except BaseException:
         os.close(fd)
+        raise
+    return fd, info
 
 
 # Kinds of file a build can use; anything else in a game folder (notes, archives, a stray video)

@@ -12,8 +12,10 @@ without fallback. A character no face covers is a `missing-glyph` finding, never
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,7 +28,7 @@ from generator.cache import font_cache
 from generator.errors import ContentError
 from generator.limits import LIMITS
 from generator.load import languages
-from generator.load.project import DEFAULTS, read_bytes
+from generator.load.project import DEFAULTS, file_digest, read_bytes
 from generator.load.yamlload import load_yaml
 from generator.render import shaping
 
@@ -90,13 +92,33 @@ class Face:
 
 class Chain:
     """A face and the faces its missing characters fall back to, in order. It measures and
-    draws like one face: `runs` splits a text into pieces of one face each."""
+    draws like one face: `runs` splits a text into pieces of one face each. A fallback face is
+    parsed the first time a character the faces before it lack is looked up: most texts never
+    need one, and a symbol is found in the first face that has it."""
 
-    __slots__ = ("_whole", "_widths", "ascent", "descent", "faces", "name", "prefer", "primary")
+    __slots__ = (
+        "_fallbacks",
+        "_known",
+        "_tried",
+        "_whole",
+        "_widths",
+        "ascent",
+        "descent",
+        "name",
+        "prefer",
+        "primary",
+    )
 
-    def __init__(self, faces: tuple[Face, ...], prefer: tuple[re.Pattern[str], Face] | None = None):
-        self.faces = faces
-        self.primary = faces[0]
+    def __init__(
+        self,
+        primary: Face,
+        fallbacks: Sequence[Callable[[], Face]] = (),
+        prefer: tuple[re.Pattern[str], Face] | None = None,
+    ):
+        self.primary = primary
+        self._fallbacks = fallbacks  # each gives one face, parsing it when first called
+        self._known: list[Face] = [primary]  # the faces found so far, in order, each once
+        self._tried = 0  # how many of the fallbacks have been parsed
         # (characters, face): characters set in that face even where the primary has them
         self.prefer = prefer
         self.name = self.primary.name
@@ -107,19 +129,40 @@ class Chain:
         # is one piece too, since each character's face does not depend on its neighbours
         self._whole: set[str] = set()
 
+    def _in_order(self) -> Iterator[Face]:
+        """The faces in order, each fallback parsed only when the walk reaches it."""
+        known = self._known
+        i = 0
+        while True:
+            if i < len(known):
+                yield known[i]
+                i += 1
+            elif self._tried < len(self._fallbacks):
+                face = self._fallbacks[self._tried]()
+                self._tried += 1
+                if face not in known:
+                    known.append(face)
+            else:
+                return
+
+    @property
+    def faces(self) -> tuple[Face, ...]:
+        """The primary face, then those its missing characters fall back to, each once."""
+        return tuple(self._in_order())
+
     def covers(self, char: str) -> bool:
-        return any(f.covers(char) for f in self.faces)
+        return any(f.covers(char) for f in self._in_order())
 
     def missing(self, text: str) -> str:
         return "".join(c for c in self.primary.missing(text) if not self.covers(c))
 
     def face_for(self, char: str) -> Face:
-        return next((f for f in self.faces if f.covers(char)), self.primary)
+        return next((f for f in self._in_order() if f.covers(char)), self.primary)
 
     def runs(self, text: str) -> list[tuple[Face, str]]:
         """`text` in pieces of one face each: the primary face wherever it has the glyph."""
         prefer = self.prefer
-        if (len(self.faces) == 1 or not self.primary.missing(text)) and not (
+        if (not self._fallbacks or not self.primary.missing(text)) and not (
             prefer and prefer[0].search(text)
         ):
             return [(self.primary, text)]
@@ -171,6 +214,39 @@ class Chain:
 
 FaceLike = Face | Chain
 
+_Spec = tuple[str, Path, Path, "int | None", bool]  # _register's arguments: name, file, where
+
+
+class _Faces(Mapping[str, Face]):
+    """One family's faces by style, each parsed the first time it is asked for: a deck set in
+    one family never reads the other scripts' fonts (the CJK faces alone are 9 MB, and each
+    costs milliseconds to read back). Every file was found usable when the book was made."""
+
+    __slots__ = ("_got", "_specs")
+
+    def __init__(self) -> None:
+        self._specs: dict[str, _Spec] = {}
+        self._got: dict[str, Face] = {}
+
+    def add(self, style: str, spec: _Spec) -> None:
+        self._specs[style] = spec
+
+    def __getitem__(self, style: str) -> Face:
+        face = self._got.get(style)
+        if face is None:
+            face = self._got[style] = _register(*self._specs[style])
+        return face
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._specs)
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def parsed(self) -> Iterable[Face]:
+        """The faces asked for so far."""
+        return self._got.values()
+
 
 class FontBook:
     """The font families of one project, and the bundled families its scripts fall back to."""
@@ -179,7 +255,7 @@ class FontBook:
         self.dir = fonts_dir
         spec_file = font_spec(fonts_dir)
         raw = load_yaml(spec_file)
-        self.families: dict[str, dict[str, Face]] = {}
+        self.families: dict[str, _Faces] = {}
         self.css_names: dict[str, str] = {}  # family -> its name in rulebook CSS
         self.files: dict[str, dict[str, Path]] = {}  # family -> style -> font file
         self._load(raw, fonts_dir, spec_file)
@@ -196,7 +272,7 @@ class FontBook:
         for family, faces in (raw.get("families") or {}).items():
             if only is not None and family not in only:
                 continue
-            self.families[family] = {}
+            self.families[family] = _Faces()
             self.files[family] = {}
             self.css_names[family] = str(faces.get("name") or family)
             for style, filename in faces.items():
@@ -210,14 +286,17 @@ class FontBook:
                         f"families.{family}",
                         "styles: " + ", ".join(STYLES),
                     )
-                self.files[family][style] = font_file(fonts_dir, filename)
-                self.families[family][style] = _register(
+                path = font_file(fonts_dir, filename)
+                self.files[family][style] = path
+                spec = (
                     f"{family}-{style}",
-                    font_file(fonts_dir, filename),
+                    path,
                     spec_file,
                     faces.line_of(style),
                     family in shaped,
                 )
+                _vouch(spec)
+                self.families[family].add(style, spec)
 
     def fallbacks(self, lang: str | None) -> tuple[str, ...]:
         """Families a character falls back to: the language's script's first, then the
@@ -245,10 +324,11 @@ class FontBook:
         key = (family, style, lang or "")
         hit = self._chains.get(key)
         if hit is None:
-            own = self.face(family, style)
-            faces = [own] + [self.face(f, style) for f in self.fallbacks(lang) if f != family]
+            others = [f for f in self.fallbacks(lang) if f != family]
             hit = self._chains[key] = Chain(
-                tuple(dict.fromkeys(faces)), self._own_face(lang, style)
+                self.face(family, style),
+                [functools.partial(self.face, f, style) for f in others],
+                self._own_face(lang, style),
             )
         return hit
 
@@ -268,6 +348,10 @@ class FontBook:
             or next(iter(faces.values()))
         )
 
+    def parsed(self) -> list[Face]:
+        """The faces this book has parsed so far (every font a PDF drawn with it embeds)."""
+        return [face for faces in self.families.values() for face in faces.parsed()]
+
     @property
     def default(self) -> Face:
         return self.face(next(iter(self.families)))
@@ -284,6 +368,9 @@ class FontBook:
 _PARSED: dict[tuple[str, str], TTFont] = {}
 
 
+_USABLE: set[str] = set()  # digests of font files parsed in this process
+
+
 def _parse(name: str, path: Path) -> TTFont:
     # The one safe reader: inside the project, a regular file (never a FIFO), size-capped.
     data = read_bytes(path, LIMITS.files.art_bytes, "font file")
@@ -294,7 +381,18 @@ def _parse(name: str, path: Path) -> TTFont:
         if len(_PARSED) > 64:  # bounded: a long-running process that sees many fonts
             _PARSED.clear()
         _PARSED[key] = font
+        _USABLE.add(key[1])
     return font
+
+
+def _vouch(spec: _Spec) -> None:
+    """A font file fonts.yaml names is found usable (or its located error raised) when the book
+    is made, as if it were parsed then, though it is parsed only when drawn with: its bytes
+    (known by their digest, read once per state of the file) parsed before, in this process or
+    into the cache (font_cache.kept), or they are parsed now."""
+    digest = file_digest(spec[1], LIMITS.files.art_bytes, "font file")
+    if digest not in _USABLE and not font_cache.kept(digest):
+        _register(*spec)
 
 
 @session.cached
