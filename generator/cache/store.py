@@ -24,13 +24,14 @@ cannot be written (a read-only home, a full disk) means no cache, same results.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import fsio, session
+from generator import fsio
 
 
 @dataclass(frozen=True)
@@ -67,10 +68,12 @@ def folder(kind: str) -> Path | None:
     return None if where is None else where / kind
 
 
-@session.cached
+@functools.cache
 def code_digest() -> str:
     """A digest of pnp's own code and data, every module and YAML file of the package
-    (limits.yaml): what it made is remade when they change (no list of modules to keep)."""
+    (limits.yaml): what it made is remade when they change (no list of modules to keep).
+    Once per process, not per command (a watch loop, a test run): a module is imported once,
+    so the code a process runs does not change under it when its files do."""
     h = hashlib.sha256()
     package = Path(__file__).resolve().parents[1]
     for path in sorted([*package.rglob("*.py"), *package.rglob("*.yaml")]):

@@ -357,7 +357,31 @@ def digest_tree(h, root: Path) -> None:
         if info.st_size > BIG_INPUT:
             h.update(big_digest(path, info).encode())
         else:
-            hash_into(h, path, name=False)
+            h.update(_small_digest(path, info))
+
+
+# The content digests of small inputs by file state, for this process: a watch loop or a test
+# run hashes pnp's templates and an unchanged game for each command otherwise.
+_SMALL_DIGESTS: dict[tuple, bytes] = {}
+
+
+def _small_digest(path: Path, info: os.stat_result) -> bytes:
+    """hash_into's digest of a small input, read once per state of the file (see big_digest: an
+    edit changes the ctime, which cannot be set back). A symlink out of the project or a file
+    that is not regular is not kept: its marker is worked out each time."""
+    real = os.path.realpath(path)
+    state = (real, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+    kept = _SMALL_DIGESTS.get(state)
+    if kept is not None and not _escapes(path, real):
+        return kept
+    sub = hashlib.sha256()
+    hash_into(sub, path, name=False)
+    digest = sub.digest()
+    if stat.S_ISREG(info.st_mode) and not _escapes(path, real):
+        if len(_SMALL_DIGESTS) > 100_000:  # bounded: a long-running process over many projects
+            _SMALL_DIGESTS.clear()
+        _SMALL_DIGESTS[state] = digest
+    return digest
 
 
 _BIG_DIGESTS: dict[str, str] = {}
