@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
+import functools
 import gc
 import json
 import os
@@ -31,6 +32,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_CANNOT_RUN, f"{self.prog}: error: {message}; see {self.prog} --help\n")
 
 
+@functools.cache  # once per process: a watch loop or a test run parses many command lines
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="pnp",
