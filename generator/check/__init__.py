@@ -149,7 +149,8 @@ def _weight(content: GameContent) -> int:
 
 
 def _warm(contents: list[GameContent]) -> None:
-    """What every worker would otherwise load on its own: the check modules and the fonts."""
+    """What every worker would otherwise load on its own: the check modules and the fonts (every
+    face: the games' texts reach nearly all of them, and each worker would parse its own)."""
     # Deferred for start-up time: `pnp render`'s face check needs neither (about 100 modules); the
     # full check imports them here once, before its workers fork.
     from generator.check import consistency  # noqa: F401
@@ -157,7 +158,7 @@ def _warm(contents: list[GameContent]) -> None:
 
     for project in {c.project for c in contents}:
         with contextlib.suppress(ContentError):  # each game's check reports it
-            fontbook(project.fonts)
+            fontbook(project.fonts).parse_all()
 
 
 def _one_per_art_file(findings: list[Finding]) -> list[Finding]:

@@ -348,6 +348,12 @@ class FontBook:
             or next(iter(faces.values()))
         )
 
+    def parse_all(self) -> None:
+        """Parse every face now: before forking workers that would each parse what they need."""
+        for faces in self.families.values():
+            for _ in faces.values():
+                pass
+
     def parsed(self) -> list[Face]:
         """The faces this book has parsed so far (every font a PDF drawn with it embeds)."""
         return [face for faces in self.families.values() for face in faces.parsed()]
