@@ -9,10 +9,13 @@ Running pnp
         process is the point (signals, locks between processes, a kill mid-build, start-up).
 
 Projects
-    make_project(files={...}, games=("dogfight",))   a fresh project under tmp_path: the shared
-        templates (fonts, paper.yaml, card-sizes.yaml; `templates="all"` for every layout too),
-        copies of the named real games, then `files` ({relative path: text or bytes}) written
-        over them. Returns the root.
+    make_project(files={...}, games=("dogfight",))   a fresh project under tmp_path: an empty
+        templates/ (fonts, paper.yaml, card-sizes.yaml and the rulebook templates are pnp's own
+        defaults, as in a project made by `pnp init`; `templates="all"`, or any game, copies
+        every layout, language, rulebook and guide template too, never the fonts), copies of the
+        named real games, then `files` ({relative path: text or bytes}) written over them.
+        Returns the root. A test that reads or changes the project's own fonts writes or copies
+        them itself; pdflint.bundled_font_names(Project(root).fonts) names the fonts in use.
     dogfight_copy   make_project(games=("dogfight",)).
     only_languages(root, "dogfight", ["es", "en"])   a copied game prints only those languages,
         with no bilingual editions: a test that reads English cards builds no other rulebook.
@@ -60,9 +63,16 @@ PNP = [sys.executable, "-m", "generator"]
 MM = 72 / 25.4
 
 
+# What a test project leaves out of templates/: pnp falls back on its own fonts (14 MB), file by
+# file, as in a project made by `pnp init`; a copy would only cost every command a fresh read
+# and hash of them.
+_NO_FONTS = shutil.ignore_patterns("fonts")
+
+
 def copy_project(dest: Path, games: tuple[str, ...] | None = None) -> Path:
-    """content/ and templates/ of the real project, copied so tests may change them."""
-    shutil.copytree(ROOT / "templates", dest / "templates")
+    """content/ and templates/ (but its fonts) of the real project, copied so tests may change
+    them. The fonts are pnp's own, as in a project made by `pnp init`."""
+    shutil.copytree(ROOT / "templates", dest / "templates", ignore=_NO_FONTS)
     (dest / "content").mkdir(parents=True)
     for game in games or [
         p.name for p in (ROOT / "content").iterdir() if (p / "game.yaml").exists()
@@ -72,13 +82,16 @@ def copy_project(dest: Path, games: tuple[str, ...] | None = None) -> Path:
 
 
 def copy_templates(dest: Path, templates: str = "base") -> None:
-    """templates/ of the real project: "all", or "base" (fonts, paper and card sizes only)."""
+    """templates/ of the real project: "all" (every layout, language, rulebook and guide
+    template; not the fonts), or "base": an empty templates/, so that everything (fonts, paper
+    and card sizes, rulebook templates) comes from pnp's own defaults, as in a project made by
+    `pnp init`."""
     if templates == "all":
-        shutil.copytree(ROOT / "templates", dest / "templates", dirs_exist_ok=True)
+        shutil.copytree(
+            ROOT / "templates", dest / "templates", dirs_exist_ok=True, ignore=_NO_FONTS
+        )
         return
-    shutil.copytree(ROOT / "templates/fonts", dest / "templates/fonts", dirs_exist_ok=True)
-    for name in ("paper.yaml", "card-sizes.yaml"):
-        shutil.copy(ROOT / "templates" / name, dest / "templates" / name)
+    (dest / "templates").mkdir(parents=True, exist_ok=True)
 
 
 def write_files(root: Path, files: dict[str, str | bytes]) -> None:

@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import PNP, ROOT, run_pnp
+from conftest import PNP, ROOT, copy_templates, run_pnp
 from pdfutil import reader
 
 
@@ -199,7 +199,7 @@ def test_print_options_rebuild_only_the_files_they_change(tmp_path):
     """`--duplex` as the game has it, or `--paper` of a paper already built, builds nothing;
     a back offset rebuilds the card sheets but not the rulebooks (they hold no backs)."""
     root = tmp_path / "proj"
-    shutil.copytree(ROOT / "templates", root / "templates")
+    copy_templates(root, "all")  # not the fonts: pnp's own
     (root / "content").mkdir()
     run_pnp(root, "new", "g", "--langs", "es,en", check=True)
     first = run_pnp(root, "print", "g", check=True).stdout
@@ -220,7 +220,7 @@ def test_print_options_rebuild_only_the_files_they_change(tmp_path):
 @pytest.mark.slow
 def test_a_run_of_some_exports_still_lists_the_whole_current_kit(tmp_path):
     root = tmp_path / "proj"
-    shutil.copytree(ROOT / "templates", root / "templates")
+    copy_templates(root, "all")  # not the fonts: pnp's own
     (root / "content").mkdir()
     run_pnp(root, "new", "g", "--langs", "es,en", check=True)
     run_pnp(root, "print", "g", check=True)

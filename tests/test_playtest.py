@@ -322,7 +322,7 @@ def test_diff_and_changed_since_list_exactly_the_changed_faces(dogfight_repo):
     manifest = json.loads((root / "output/dogfight/build-manifest.json").read_text())
     files = {f["lang"]: f for f in manifest["files"] if f.get("format") == "changes"}
     assert set(files) == set(_expected())
-    fonts = pdflint.bundled_font_names(root / "templates/fonts")
+    fonts = pdflint.bundled_font_names(Project(root).fonts)
     content = load_game(Project(root), "dogfight")
     counts = {(c.id, i.id): i.count for c in content.components for i in c.items}
     for lang, entry in files.items():

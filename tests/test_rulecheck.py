@@ -97,13 +97,14 @@ boxes:
 
 
 def mini_project(tmp_path: Path) -> Path:
-    """A project with the real templates (linked) and the mini game's layouts and content."""
+    """A project with the real templates (but the fonts: pnp's own, as in a project made by
+    `pnp init`) and the mini game's layouts and content."""
     root = tmp_path / "proj"
     templates = root / "templates"
     templates.mkdir(parents=True)
     # copies, not links: a link out of the project is refused (untrusted content)
     for entry in (ROOT / "templates").iterdir():
-        if entry.name == "layouts":
+        if entry.name in ("layouts", "fonts"):
             continue
         if entry.is_dir():
             shutil.copytree(entry, templates / entry.name)

@@ -27,10 +27,7 @@ RULES_ES = "content/mini/rules/es.md"
 
 def mini(dest):
     """The bad-input corpus's base game: two kinds of card, a PNG, an SVG, two rulebooks."""
-    shutil.copytree(
-        ROOT / "templates", dest / "templates", ignore=shutil.ignore_patterns("layouts")
-    )
-    shutil.copytree(CORPUS / "_base", dest, dirs_exist_ok=True)
+    shutil.copytree(CORPUS / "_base", dest, dirs_exist_ok=True)  # fonts, sizes: pnp's own
     return dest
 
 
@@ -173,10 +170,13 @@ def test_a_font_file_that_is_a_fifo_is_one_error_not_a_hang(tmp_path):
     """Fonts are read through the same safe reader as art: fonts.yaml naming a FIFO is refused
     at once (opening it for reading would block forever)."""
     root = mini(tmp_path / "p")
-    fonts = root / "templates/fonts"
+    fonts = root / "templates/fonts"  # the project's own fonts.yaml; the font files are pnp's
+    fonts.mkdir()
     os.mkfifo(fonts / "pipe.ttf")
     spec = fonts / "fonts.yaml"
-    spec.write_text(spec.read_text().replace("PnPGothic-Bold.ttf", "pipe.ttf"))
+    spec.write_text(
+        (ROOT / "templates/fonts/fonts.yaml").read_text().replace("PnPGothic-Bold.ttf", "pipe.ttf")
+    )
     result = run_pnp(root, "check")
     out = result.stdout + result.stderr
     assert result.returncode in (1, 2), out
