@@ -19,6 +19,8 @@ Projects
     dogfight_copy   make_project(games=("dogfight",)).
     only_languages(root, "dogfight", ["es", "en"])   a copied game prints only those languages,
         with no bilingual editions: a test that reads English cards builds no other rulebook.
+    without_rulebooks(root, "dogfight")   a copied game has no rules/: a test that reads only
+        its components or exports builds no rulebook at all.
     kits_a4   Red Code and Sub Zero on A4, sheets only, fewer languages: built once per test
         run and shared by the modules that read home-sheet kits (read-only). A fast test that
         reads a real kit reads this one rather than building its own.
@@ -116,6 +118,15 @@ def only_languages(root: Path, game: str, languages: list[str]) -> None:
     assert n == 1, f"no one-line `languages:` in {path}"
     text = re.sub(r"(?m)^  bilingual: .*$", "  bilingual: []", text)
     path.write_text(text, encoding="utf-8")
+
+
+def without_rulebooks(root: Path, game: str) -> None:
+    """Let a copied game have no rulebook (its rules/ folder removed).
+
+    For a test that builds a game and reads only its components (sheets, exports, the build's
+    record): each language's rulebook is a second or more of WeasyPrint it would build and never
+    look at. `pnp check` then warns of the game's acceptances of rulebook findings (unused)."""
+    shutil.rmtree(root / "content" / game / "rules")
 
 
 def run_pnp(root: Path, *args: str, check: bool = False) -> subprocess.CompletedProcess:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import only_languages, run_pnp
+from conftest import only_languages, run_pnp, without_rulebooks
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
@@ -438,7 +438,8 @@ def _check_png_changes(root: Path, manifest: dict, lang: str, counts: dict, cont
 def test_diff_without_since_compares_with_the_last_build(dogfight_repo):
     root = dogfight_repo
     only_languages(root, "dogfight", ["es", "en"])  # the source and the edited language
-    _git(root, "commit", "-qam", "two languages")
+    without_rulebooks(root, "dogfight")  # the diff reads faces only
+    _git(root, "commit", "-qam", "two languages, no rulebooks")
     result = run_pnp(root, "diff", "dogfight")
     assert result.returncode == 2 and "pnp print" in result.stderr  # no build yet: says what to do
     assert run_pnp(root, "print", "dogfight", "--paper", "a4", "--export", "sheets").returncode == 0
