@@ -563,6 +563,10 @@ def test_output_that_is_a_file_is_one_located_line(tmp_path):
     assert "output" in line and "cannot write" in line, line
 
 
+# slow: a real process under a file-size cap; test_output_that_is_a_file_is_one_located_line
+# keeps "cannot write <path>" in `make test`, and test_security_round3.py's full-disk import
+# tests the files left whole
+@pytest.mark.slow
 def test_full_disk_names_the_path_and_leaves_no_partial_file(tmp_path):
     """A file-size limit stands in for a full disk: writes fail with an OSError mid-file."""
     root = mini(tmp_path / "p")
