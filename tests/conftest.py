@@ -212,15 +212,17 @@ def built(tmp_path_factory) -> Built:
 
 @pytest.fixture(scope="session")
 def kits_a4(tmp_path_factory) -> Path:
-    """Red Code (es, ko, en) and Sub Zero (es, en) printed on A4 with sheets only, once per test
-    run for every module that reads home-sheet kits (the guide, sheet counts, bleed on pixels).
-    Read-only, like `built`; the languages left out are rulebooks no reader of it looks at
-    (Korean stays: Red Code's editor notes are written in it)."""
+    """Red Code (es, ko, en) and Sub Zero (es, en, without its rulebooks) printed on A4 with
+    sheets only, once per test run for every module that reads home-sheet kits (the guide, sheet
+    counts, bleed on pixels). Read-only, like `built`; the languages left out, and Sub Zero's
+    rulebooks, are rulebooks no reader of it looks at (Korean stays: Red Code's editor notes
+    are written in it)."""
 
     def build(folder: Path) -> None:
         root = copy_project(folder, ("red-code", "sub-zero"))
         only_languages(root, "red-code", ["es", "ko", "en"])
         only_languages(root, "sub-zero", ["es", "en"])
+        without_rulebooks(root, "sub-zero")
         run_pnp(root, "print", "--paper", "a4", "--export", "sheets", check=True)
 
     return shared_build(tmp_path_factory, "kits-a4", build)[0]
