@@ -9,13 +9,18 @@ Running pnp
         process is the point (signals, locks between processes, a kill mid-build, start-up).
 
 Projects
-    make_project(files={...}, games=("dogfight",))   a fresh project under tmp_path: the shared
-        templates (fonts, paper.yaml, card-sizes.yaml; `templates="all"` for every layout too),
-        copies of the named real games, then `files` ({relative path: text or bytes}) written
-        over them. Returns the root.
+    make_project(files={...}, games=("dogfight",))   a fresh project under tmp_path: an empty
+        templates/ (fonts, paper.yaml, card-sizes.yaml and the rulebook templates are pnp's own
+        defaults, as in a project made by `pnp init`; `templates="all"`, or any game, copies
+        every layout, language, rulebook and guide template too, never the fonts), copies of the
+        named real games, then `files` ({relative path: text or bytes}) written over them.
+        Returns the root. A test that reads or changes the project's own fonts writes or copies
+        them itself; pdflint.bundled_font_names(Project(root).fonts) names the fonts in use.
     dogfight_copy   make_project(games=("dogfight",)).
     only_languages(root, "dogfight", ["es", "en"])   a copied game prints only those languages,
         with no bilingual editions: a test that reads English cards builds no other rulebook.
+    without_rulebooks(root, "dogfight")   a copied game has no rules/: a test that reads only
+        its components or exports builds no rulebook at all.
     kits_a4   Red Code and Sub Zero on A4, sheets only, fewer languages: built once per test
         run and shared by the modules that read home-sheet kits (read-only). A fast test that
         reads a real kit reads this one rather than building its own.
@@ -60,9 +65,16 @@ PNP = [sys.executable, "-m", "generator"]
 MM = 72 / 25.4
 
 
+# What a test project leaves out of templates/: pnp falls back on its own fonts (14 MB), file by
+# file, as in a project made by `pnp init`; a copy would only cost every command a fresh read
+# and hash of them.
+_NO_FONTS = shutil.ignore_patterns("fonts")
+
+
 def copy_project(dest: Path, games: tuple[str, ...] | None = None) -> Path:
-    """content/ and templates/ of the real project, copied so tests may change them."""
-    shutil.copytree(ROOT / "templates", dest / "templates")
+    """content/ and templates/ (but its fonts) of the real project, copied so tests may change
+    them. The fonts are pnp's own, as in a project made by `pnp init`."""
+    shutil.copytree(ROOT / "templates", dest / "templates", ignore=_NO_FONTS)
     (dest / "content").mkdir(parents=True)
     for game in games or [
         p.name for p in (ROOT / "content").iterdir() if (p / "game.yaml").exists()
@@ -72,13 +84,16 @@ def copy_project(dest: Path, games: tuple[str, ...] | None = None) -> Path:
 
 
 def copy_templates(dest: Path, templates: str = "base") -> None:
-    """templates/ of the real project: "all", or "base" (fonts, paper and card sizes only)."""
+    """templates/ of the real project: "all" (every layout, language, rulebook and guide
+    template; not the fonts), or "base": an empty templates/, so that everything (fonts, paper
+    and card sizes, rulebook templates) comes from pnp's own defaults, as in a project made by
+    `pnp init`."""
     if templates == "all":
-        shutil.copytree(ROOT / "templates", dest / "templates", dirs_exist_ok=True)
+        shutil.copytree(
+            ROOT / "templates", dest / "templates", dirs_exist_ok=True, ignore=_NO_FONTS
+        )
         return
-    shutil.copytree(ROOT / "templates/fonts", dest / "templates/fonts", dirs_exist_ok=True)
-    for name in ("paper.yaml", "card-sizes.yaml"):
-        shutil.copy(ROOT / "templates" / name, dest / "templates" / name)
+    (dest / "templates").mkdir(parents=True, exist_ok=True)
 
 
 def write_files(root: Path, files: dict[str, str | bytes]) -> None:
@@ -103,6 +118,15 @@ def only_languages(root: Path, game: str, languages: list[str]) -> None:
     assert n == 1, f"no one-line `languages:` in {path}"
     text = re.sub(r"(?m)^  bilingual: .*$", "  bilingual: []", text)
     path.write_text(text, encoding="utf-8")
+
+
+def without_rulebooks(root: Path, game: str) -> None:
+    """Let a copied game have no rulebook (its rules/ folder removed).
+
+    For a test that builds a game and reads only its components (sheets, exports, the build's
+    record): each language's rulebook is a second or more of WeasyPrint it would build and never
+    look at. `pnp check` then warns of the game's acceptances of rulebook findings (unused)."""
+    shutil.rmtree(root / "content" / game / "rules")
 
 
 def run_pnp(root: Path, *args: str, check: bool = False) -> subprocess.CompletedProcess:
@@ -188,15 +212,17 @@ def built(tmp_path_factory) -> Built:
 
 @pytest.fixture(scope="session")
 def kits_a4(tmp_path_factory) -> Path:
-    """Red Code (es, ko, en) and Sub Zero (es, en) printed on A4 with sheets only, once per test
-    run for every module that reads home-sheet kits (the guide, sheet counts, bleed on pixels).
-    Read-only, like `built`; the languages left out are rulebooks no reader of it looks at
-    (Korean stays: Red Code's editor notes are written in it)."""
+    """Red Code (es, ko, en) and Sub Zero (es, en, without its rulebooks) printed on A4 with
+    sheets only, once per test run for every module that reads home-sheet kits (the guide, sheet
+    counts, bleed on pixels). Read-only, like `built`; the languages left out, and Sub Zero's
+    rulebooks, are rulebooks no reader of it looks at (Korean stays: Red Code's editor notes
+    are written in it)."""
 
     def build(folder: Path) -> None:
         root = copy_project(folder, ("red-code", "sub-zero"))
         only_languages(root, "red-code", ["es", "ko", "en"])
         only_languages(root, "sub-zero", ["es", "en"])
+        without_rulebooks(root, "sub-zero")
         run_pnp(root, "print", "--paper", "a4", "--export", "sheets", check=True)
 
     return shared_build(tmp_path_factory, "kits-a4", build)[0]

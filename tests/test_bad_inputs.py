@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, run_pnp
+from conftest import run_pnp
 
 from generator.errors import ContentError
 from generator.load.yamlload import load_yaml
@@ -20,11 +20,8 @@ CASES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir() and p.name[:2].isd
 
 
 def build_tree(case: str, dest: Path) -> Path:
-    shutil.copytree(ROOT / "templates/fonts", dest / "templates/fonts")
-    # the base game has rulebooks, which `pnp check` runs as print builds them: page templates
-    shutil.copytree(ROOT / "templates/rulebook", dest / "templates/rulebook")
-    for name in ("paper.yaml", "card-sizes.yaml"):
-        shutil.copy(ROOT / "templates" / name, dest / "templates" / name)
+    # Fonts, paper and card sizes, the rulebook page templates: pnp's own (no copy, as in a
+    # project made by `pnp init`); the base's layouts and the case's files over them.
     shutil.copytree(CORPUS / "_base", dest, dirs_exist_ok=True)
     tree = CORPUS / case / "tree"
     for src in sorted(tree.rglob("*")):

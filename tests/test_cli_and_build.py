@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import PNP, ROOT, run_pnp
+from conftest import PNP, ROOT, copy_templates, run_pnp
 from pdfutil import reader
 
 
@@ -199,19 +199,20 @@ def test_print_options_rebuild_only_the_files_they_change(tmp_path):
     """`--duplex` as the game has it, or `--paper` of a paper already built, builds nothing;
     a back offset rebuilds the card sheets but not the rulebooks (they hold no backs)."""
     root = tmp_path / "proj"
-    shutil.copytree(ROOT / "templates", root / "templates")
+    copy_templates(root, "all")  # not the fonts: pnp's own
     (root / "content").mkdir()
-    run_pnp(root, "new", "g", "--langs", "es,en", check=True)
+    # one language: the rules are per file, and each language more is two rulebooks more
+    run_pnp(root, "new", "g", "--langs", "en", check=True)
     first = run_pnp(root, "print", "g", check=True).stdout
-    # files, not jobs: cards and coins on A4 and Letter, rulebooks, guides, x 2 languages
-    assert "16 of 16 files built" in first
-    assert "0 of 16 files built" in run_pnp(root, "print", "g", "--duplex", "long-edge").stdout
-    assert "0 of 8 files built" in run_pnp(root, "print", "g", "--paper", "a4").stdout
+    # files, not jobs: cards and coins on A4 and Letter, the rulebooks, the guides
+    assert "8 of 8 files built" in first
+    assert "0 of 8 files built" in run_pnp(root, "print", "g", "--duplex", "long-edge").stdout
+    assert "0 of 4 files built" in run_pnp(root, "print", "g", "--paper", "a4").stdout
     before = {p: p.stat().st_mtime_ns for p in (root / "output/g").rglob("rulebook*.pdf")}
-    assert len(before) == 4
+    assert len(before) == 2
     shifted = run_pnp(root, "print", "g", "--back-offset", "0.5,-0.3", check=True).stdout
     # the sheets with backs and the guides that list them, not the rulebooks
-    assert "12 of 16 files built" in shifted
+    assert "6 of 8 files built" in shifted
     assert {p: p.stat().st_mtime_ns for p in before} == before
 
 
@@ -220,7 +221,7 @@ def test_print_options_rebuild_only_the_files_they_change(tmp_path):
 @pytest.mark.slow
 def test_a_run_of_some_exports_still_lists_the_whole_current_kit(tmp_path):
     root = tmp_path / "proj"
-    shutil.copytree(ROOT / "templates", root / "templates")
+    copy_templates(root, "all")  # not the fonts: pnp's own
     (root / "content").mkdir()
     run_pnp(root, "new", "g", "--langs", "es,en", check=True)
     run_pnp(root, "print", "g", check=True)

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, only_languages, run_pnp
+from conftest import ROOT, copy_templates, only_languages, run_pnp
 from PIL import Image
 
 from generator.build import run as build
@@ -116,7 +116,7 @@ def test_a_face_that_cannot_be_drawn_is_reported_where_it_is_not_a_crash(dogfigh
 
 def _empty_project(tmp_path: Path) -> Path:
     root = tmp_path / "proj"
-    shutil.copytree(ROOT / "templates", root / "templates")
+    copy_templates(root, "all")  # not the fonts: pnp's own
     (root / "content").mkdir()
     return root
 

@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 import yaml
-from conftest import ROOT, copy_project, only_languages, run_pnp, shared_build
+from conftest import ROOT, copy_project, only_languages, run_pnp, shared_build, without_rulebooks
 from pdfutil import reader, render
 from PIL import Image
 
@@ -81,6 +81,7 @@ def preset_project(tmp_path_factory) -> Path:
         )
         game.write_text(text)
         only_languages(root, "dogfight", ["en"])  # the tests read English images only
+        without_rulebooks(root, "dogfight")
         run_pnp(root, "print", "--export", "png", "--paper", "a4", check=True)
 
     return shared_build(tmp_path_factory, "png-presets", build)[0]
@@ -185,6 +186,7 @@ def test_tts_pieces_and_base_url(dogfight_copy):
         "as: tile}]}\n"
     )
     only_languages(root, "dogfight", ["en"])  # the test reads English decks only
+    without_rulebooks(root, "dogfight")
     tts = ("print", "--export", "tts", "--paper", "a4")
     run_pnp(root, *tts, check=True)
     deck = json.loads((root / "output/dogfight/en/tts/allied-planes.json").read_text())
@@ -350,6 +352,7 @@ def test_ink_saver_follows_the_layouts_keep_and_drop(dogfight_copy):
     text = text.replace('fill: "#c0262d"}', 'fill: "#c0262d", ink: drop}')
     layout.write_text(text)
     only_languages(root, "dogfight", ["en"])  # the test reads an English sheet only
+    without_rulebooks(root, "dogfight")
     run_pnp(root, "print", "--export", "ink-saver", "--paper", "a4", check=True)
     m = json.loads((root / "output/dogfight/build-manifest.json").read_text())
     path = "output/dogfight/en/ink-saver/allied-planes-a4.pdf"

@@ -7,12 +7,11 @@ written into one private project per module and checked in-process (`check_game`
 
 from __future__ import annotations
 
-import shutil
 import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_pnp
+from conftest import copy_templates, run_pnp
 
 from generator.check import check_game
 from generator.errors import ContentError
@@ -23,7 +22,7 @@ from generator.load.project import Project
 @pytest.fixture(scope="module")
 def root(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("fitness") / "proj"
-    shutil.copytree(ROOT / "templates", root / "templates")
+    copy_templates(root, "all")  # not the fonts: pnp's own
     (root / "content").mkdir()
     return root
 

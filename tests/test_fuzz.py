@@ -18,7 +18,7 @@ import time
 
 import pytest
 import yaml
-from conftest import ROOT
+from conftest import ROOT, copy_templates
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -159,7 +159,7 @@ RULES_BITS = [
 def small_project(tmp_path_factory):
     """Dogfight cut down to a few cards, so each example loads and checks quickly."""
     root = tmp_path_factory.mktemp("fuzz")
-    shutil.copytree(ROOT / "templates", root / "templates")
+    copy_templates(root, "all")  # not the fonts: pnp's own
     shutil.copytree(ROOT / "content/dogfight", root / "content/dogfight")
     for name in ("rewards", "allied-planes"):
         path = root / f"content/dogfight/components/{name}.yaml"

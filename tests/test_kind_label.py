@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import yaml
-from conftest import ROOT, only_languages, run_pnp
+from conftest import ROOT, only_languages, run_pnp, without_rulebooks
 
 GENERATOR = ROOT / "generator"
 
@@ -168,6 +168,7 @@ def test_a_deck_called_anything_still_exports_to_tts_as_a_deck(dogfight_copy):
     manifest = root / "content/dogfight/manifest.yaml"
     manifest.write_text(manifest.read_text().replace("components:\n", "components:\n  chits: 4\n"))
     only_languages(root, "dogfight", ["en"])
+    without_rulebooks(root, "dogfight")  # the test reads the TTS objects only
     run_pnp(root, "print", "--export", "tts", "--paper", "a4", check=True)
     tts = root / "output/dogfight/en/tts"
     objects = {
@@ -192,6 +193,7 @@ def test_the_exports_own_option_says_what_a_component_becomes(dogfight_copy):
     assert "print:" not in text
     rewards.write_text(text + "print: {exports: [{format: tts, as: board}]}\n")
     only_languages(root, "dogfight", ["en"])
+    without_rulebooks(root, "dogfight")  # the test reads the TTS objects only
     run_pnp(root, "print", "--export", "tts", "--paper", "a4", check=True)
     tts = root / "output/dogfight/en/tts"
     names = {o["Name"] for o in json.loads((tts / "rewards.json").read_text())["ObjectStates"]}

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
-from conftest import ROOT, run_pnp
+from conftest import copy_templates, run_pnp
 from pdfutil import crop_mm, ink, render
 from PIL import Image
 
@@ -44,7 +42,7 @@ DOT = (
 @pytest.fixture
 def project(tmp_path):
     root = tmp_path / "proj"
-    shutil.copytree(ROOT / "templates", root / "templates")
+    copy_templates(root, "all")  # not the fonts: pnp's own
     (root / "templates/layouts/test").mkdir()
     (root / "templates/layouts/test/all.yaml").write_text(LAYOUT)
     (root / "templates/layouts/test/base.yaml").write_text(BASE)

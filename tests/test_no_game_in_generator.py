@@ -15,6 +15,7 @@ variable `players`) are not game data. `[가-힣]+` spells no word.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import warnings
 from collections.abc import Iterator
@@ -93,11 +94,21 @@ def format_words() -> set[str]:
     return {w.lower() for w in out}
 
 
+def _tree(path: Path) -> ast.Module:
+    """A module parsed once for both passes (its names, then its literals)."""
+    return _parsed(path.read_text(), str(path))
+
+
+@functools.cache
+def _parsed(text: str, name: str) -> ast.Module:
+    return ast.parse(text, name)
+
+
 def code_names(paths: list[Path]) -> set[str]:
     """Every identifier of the code: variables, arguments, attributes, functions, classes."""
     out: set[str] = set()
     for path in paths:
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.Name):
                 out.add(node.id)
             elif isinstance(node, ast.arg):
@@ -120,16 +131,15 @@ def _spells_letters(part: str) -> bool:
 def literals(path: Path) -> Iterator[tuple[int, str, bool]]:
     """(line, text, used as a regular expression) for every string constant in a module, less
     docstrings."""
-    tree = ast.parse(path.read_text(), str(path))
     patterns: set[int] = set()
     docs: set[int] = set()
-    for node in ast.walk(tree):
+    strings: list[ast.Constant] = []
+    for node in ast.walk(_tree(path)):  # one walk: docstrings, patterns and strings
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             body = node.body
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
                 docs.add(id(body[0].value))
-    for node in ast.walk(tree):
-        if (
+        elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and isinstance(node.func.value, ast.Name)
@@ -138,8 +148,10 @@ def literals(path: Path) -> Iterator[tuple[int, str, bool]]:
             and node.args
         ):
             patterns.update(id(n) for n in ast.walk(node.args[0]) if isinstance(n, ast.Constant))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            strings.append(node)
+    for node in strings:
+        if id(node) not in docs:
             yield node.lineno, node.value, id(node) in patterns
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import only_languages, run_pnp
+from conftest import only_languages, run_pnp, without_rulebooks
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
@@ -322,7 +322,7 @@ def test_diff_and_changed_since_list_exactly_the_changed_faces(dogfight_repo):
     manifest = json.loads((root / "output/dogfight/build-manifest.json").read_text())
     files = {f["lang"]: f for f in manifest["files"] if f.get("format") == "changes"}
     assert set(files) == set(_expected())
-    fonts = pdflint.bundled_font_names(root / "templates/fonts")
+    fonts = pdflint.bundled_font_names(Project(root).fonts)
     content = load_game(Project(root), "dogfight")
     counts = {(c.id, i.id): i.count for c in content.components for i in c.items}
     for lang, entry in files.items():
@@ -438,7 +438,8 @@ def _check_png_changes(root: Path, manifest: dict, lang: str, counts: dict, cont
 def test_diff_without_since_compares_with_the_last_build(dogfight_repo):
     root = dogfight_repo
     only_languages(root, "dogfight", ["es", "en"])  # the source and the edited language
-    _git(root, "commit", "-qam", "two languages")
+    without_rulebooks(root, "dogfight")  # the diff reads faces only
+    _git(root, "commit", "-qam", "two languages, no rulebooks")
     result = run_pnp(root, "diff", "dogfight")
     assert result.returncode == 2 and "pnp print" in result.stderr  # no build yet: says what to do
     assert run_pnp(root, "print", "dogfight", "--paper", "a4", "--export", "sheets").returncode == 0

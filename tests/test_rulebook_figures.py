@@ -139,7 +139,7 @@ def test_figure_fonts_are_embedded_and_the_book_passes_the_lint(book, tmp_path):
     assert card_fonts
     assert not any(n.startswith("/AAAAAA+") for n in names)
     root = path.parents[3]
-    assert pdflint.lint(path, pdflint.bundled_font_names(root / "templates" / "fonts")) == []
+    assert pdflint.lint(path, pdflint.bundled_font_names(Project(root).fonts)) == []
     if shutil.which("gs") is None:
         pytest.skip("ghostscript (gs) is not installed")
     done = subprocess.run(

@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_pnp
+from conftest import ROOT, run_pnp, shared_build
 
 from generator.build import pdflint
 from generator.render.pdfform import end_form
@@ -97,13 +98,14 @@ boxes:
 
 
 def mini_project(tmp_path: Path) -> Path:
-    """A project with the real templates (linked) and the mini game's layouts and content."""
+    """A project with the real templates (but the fonts: pnp's own, as in a project made by
+    `pnp init`) and the mini game's layouts and content."""
     root = tmp_path / "proj"
     templates = root / "templates"
     templates.mkdir(parents=True)
     # copies, not links: a link out of the project is refused (untrusted content)
     for entry in (ROOT / "templates").iterdir():
-        if entry.name == "layouts":
+        if entry.name in ("layouts", "fonts"):
             continue
         if entry.is_dir():
             shutil.copytree(entry, templates / entry.name)
@@ -141,6 +143,17 @@ def errors(found: list[dict]) -> list[dict]:
 @pytest.fixture
 def mini(tmp_path) -> Path:
     return mini_project(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def mini_printed(tmp_path_factory) -> Path:
+    """The mini project printed (`pnp print -j 1`), once per test run for the tests that only
+    read what it wrote (tests/conftest.py: shared_build)."""
+
+    def build(folder: Path) -> None:
+        run_pnp(mini_project(folder), "print", "-j", "1", check=True)
+
+    return shared_build(tmp_path_factory, "rulecheck-mini-printed", build)[0] / "proj"
 
 
 # ---------------------------------------------------------------- the PDF lint
@@ -324,16 +337,15 @@ def open_with_tools(pdf: Path) -> list[str]:
     )
     if gs.returncode or gs.stdout.strip() or gs.stderr.strip():
         messages.append(f"gs ({gs.returncode}): {(gs.stdout + gs.stderr).strip()[:300]}")
-    pop = subprocess.run(
-        [_tool("pdftoppm"), "-r", "10", "-png", str(pdf), str(pdf.with_suffix(""))],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    with tempfile.TemporaryDirectory() as pages:  # not beside `pdf`: it may be a shared build
+        pop = subprocess.run(
+            [_tool("pdftoppm"), "-r", "10", "-png", str(pdf), str(Path(pages) / pdf.stem)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
     if pop.returncode or pop.stderr.strip():
         messages.append(f"pdftoppm ({pop.returncode}): {pop.stderr.strip()[:300]}")
-    for png in pdf.parent.glob(pdf.stem + "-*.png"):
-        png.unlink()
     return messages
 
 
@@ -342,8 +354,8 @@ def test_tools_reject_the_broken_form_and_accept_the_fixed_one(tmp_path):
     assert open_with_tools(_form_pdf(tmp_path / "fixed.pdf", fixed=True)) == []
 
 
-def test_transparent_art_in_a_shared_back_prints_clean_and_transparent(mini):
-    run_pnp(mini, "print", "-j", "1", check=True)
+def test_transparent_art_in_a_shared_back_prints_clean_and_transparent(mini_printed):
+    mini = mini_printed
     pdf = mini / "output" / GAME / "es" / "cards-a4.pdf"
     allowed = pdflint.bundled_font_names(ROOT / "templates/fonts")
     assert pdflint.lint(pdf, allowed) == []
@@ -367,9 +379,9 @@ def test_transparent_art_in_a_shared_back_prints_clean_and_transparent(mini):
     assert r > 240 and 130 < g < 180 and 130 < b < 180, (r, g, b)  # 255, 153, 153
 
 
-def test_rulebooks_of_the_mini_game_use_only_bundled_fonts(mini):
+def test_rulebooks_of_the_mini_game_use_only_bundled_fonts(mini_printed):
     """Nested list bullets (◦) used to come from a system font (DejaVu)."""
-    run_pnp(mini, "print", "-j", "1", check=True)
+    mini = mini_printed
     allowed = pdflint.bundled_font_names(ROOT / "templates/fonts")
     rulebooks = sorted((mini / "output" / GAME).rglob("rulebook*.pdf"))
     assert len(rulebooks) == 3  # es, en and the es-en edition

@@ -461,14 +461,13 @@ def test_a_designers_fonts_yaml_comes_first_and_the_scripts_faces_still_fall_bac
 ):
     """A project whose fonts.yaml predates the script faces (gothic only): its own family is
     the layouts' font, and German characters it lacks still come from the bundled PnP Sans."""
-    root = make_project(games=("dogfight",))
+    root = make_project(games=("dogfight",))  # no font files of its own: pnp's
+    (root / "templates/fonts").mkdir()
     (root / "templates/fonts/fonts.yaml").write_text(
         "families:\n  gothic:\n    regular: PnPGothic-Regular.ttf\n"
         "    bold: PnPGothic-Bold.ttf\n    black: PnPGothic-ExtraBold.ttf\n",
         encoding="utf-8",
     )
-    for name in ("PnPSans-Regular.ttf", "PnPSans-Bold.ttf", "PnPSansJP-Regular.ttf"):
-        (root / "templates/fonts" / name).unlink()
     _deflection(root, GERMAN)
     found = run_pnp(root, "check", "dogfight", "--format", "json")
     assert "missing-glyph" not in found.stdout, found.stdout

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import run_pnp
+from conftest import copy_templates, run_pnp
 from pdfutil import crop_mm, ink, page_size_mm, render
 
 MINI = {
@@ -304,12 +304,9 @@ def test_the_number_read_on_the_calibration_sheet_cancels_the_printers_error(mak
 def test_one_file_per_paper_and_the_summary_counts_files_written(tmp_path):
     """`--paper letter` writes the rulebook as rulebook-letter.pdf, never over the A4
     rulebook.pdf; the summary counts every file written (guides included), not jobs."""
-    import shutil
-
-    from conftest import ROOT
 
     root = tmp_path / "proj"
-    shutil.copytree(ROOT / "templates", root / "templates")
+    copy_templates(root, "all")  # not the fonts: pnp's own
     (root / "content").mkdir()
     run_pnp(root, "new", "g", "--langs", "en", check=True)
     first = run_pnp(root, "print", "g", "--paper", "a4", check=True).stdout
@@ -434,12 +431,9 @@ def test_no_blank_back_page_after_the_last_sheet(make_project):
 def test_running_heads_name_the_section_at_the_top_of_the_page(tmp_path):
     """A page that opens in section 2 and starts section 3 halfway down is headed with
     section 2 (the section on the page where the reader starts it), not 3."""
-    import shutil
-
-    from conftest import ROOT
 
     root = tmp_path / "proj"
-    shutil.copytree(ROOT / "templates", root / "templates")
+    copy_templates(root, "all")  # not the fonts: pnp's own
     (root / "content").mkdir()
     run_pnp(root, "new", "g", "--langs", "en", check=True)
     filler = " ".join(["Every player draws a card and moves a coin."] * 40)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import itertools
 import json
-import shutil
 
 import pytest
-from conftest import ROOT, run_pnp
+from conftest import run_pnp
 from pdfutil import crop_mm, page_size_mm, render
 
 BOARD = """\
@@ -27,10 +26,7 @@ boxes:
 @pytest.fixture(scope="module")
 def tiled(tmp_path_factory):
     root = tmp_path_factory.mktemp("tiled")
-    shutil.copytree(ROOT / "templates/fonts", root / "templates/fonts")
-    for name in ("paper.yaml", "card-sizes.yaml"):
-        shutil.copy(ROOT / "templates" / name, root / "templates" / name)
-    (root / "templates/layouts/test").mkdir(parents=True)
+    (root / "templates/layouts/test").mkdir(parents=True)  # fonts, sizes: pnp's own
     (root / "templates/layouts/test/board.yaml").write_text(BOARD)
     (root / "templates/layouts/test/cell.yaml").write_text(CELL)
     game = root / "content/big"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from generator import session
 from generator.load import templating
 
 CHOICE = re.compile(
@@ -61,15 +62,11 @@ class Rule:
     expr: str  # a Jinja expression of n (converted from the C of Plural-Forms)
 
     def form(self, n: int) -> int:
-        out = templating.ENV.from_string("{{ (" + self.expr + ") | int }}").render(n=n)
-        return int(out)
+        return int(_form_template(self.expr).render(n=n))
 
     def representatives(self) -> list[int]:
         """One number per form: 1 for the form of 1, else the smallest from 2 up, else 0."""
-        seen: dict[int, int] = {}
-        for n in [1, *range(2, _SEARCH), 0]:
-            seen.setdefault(self.form(n), n)
-        return [seen.get(i, 0) for i in range(self.count)]
+        return list(_representatives(self.count, self.expr))
 
     def condition(self, form: int, var: str) -> str:
         """A Jinja condition on `var` true for the numbers of `form`."""
@@ -85,6 +82,22 @@ class Rule:
                 return simple.get(expr.strip(), f"not ({expr})")
             return f"({expr})"
         return f"(({expr}) | int) == {form}"
+
+
+# Once per rule and command: an export asks for a language's representatives once per counted
+# string, and each is a thousand renders of the formula (compiling it each time cost seconds).
+@session.cached
+def _form_template(expr: str):
+    return templating.ENV.from_string("{{ (" + expr + ") | int }}")
+
+
+@session.cached
+def _representatives(count: int, expr: str) -> tuple[int, ...]:
+    template = _form_template(expr)
+    seen: dict[int, int] = {}
+    for n in [1, *range(2, _SEARCH), 0]:
+        seen.setdefault(int(template.render(n=n)), n)
+    return tuple(seen.get(i, 0) for i in range(count))
 
 
 def rule(plural_forms: str | None) -> Rule:
