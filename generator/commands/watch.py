@@ -184,6 +184,10 @@ class _Server(ThreadingHTTPServer):
     """At most MAX_CONNECTIONS at once (each holds a thread): more are closed at once."""
 
     daemon_threads = True
+    # The kernel's queue of connections not yet accepted (socketserver's default is 5): a burst
+    # past it is dropped and retried by the client after 1, 3, 7... seconds, so 200 connections
+    # at once took half a minute to be accepted (and, past the cap, closed).
+    request_queue_size = 128
 
     def __init__(self, *args, **kwargs) -> None:
         self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
