@@ -45,14 +45,14 @@ check: setup
 	$(PNP) check
 
 # `make test` leaves out the tests marked slow (see tests/conftest.py) and runs on two
-# processes, each taking half of the tests and then half of what the other has left
-# (worksteal: both finish together); a module's costly build is made once for both
-# (shared_build in tests/conftest.py). CI runs them all (docs/architecture.md, "Tests, lint
-# and CI").
+# processes, each taking the next test when it is free (loadgroup); the tests that read one
+# shared build (shared_build in tests/conftest.py) are a group that runs on one process, so
+# neither waits, idle, for a build the other is making. CI runs them all (docs/architecture.md,
+# "Tests, lint and CI").
 # Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: otherwise each test process
 # rewrites and compiles every test module again (about 1.5 s each).
 test: setup
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q -m "not slow" -n 2 --dist worksteal --cpu-durations=10
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q -m "not slow" -n 2 --dist loadgroup --cpu-durations=10
 
 test-all: setup
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q

@@ -290,10 +290,39 @@ def _fresh_session():
 
 def pytest_collection_modifyitems(items):
     """A test that reads the four kits built (`built`) is slow by nature: `make test` leaves
-    it out, `make test-all` and CI run it."""
+    it out, `make test-all` and CI run it.
+
+    The tests that read one shared build (a fixture that calls shared_build) form one group,
+    which `make test` (`--dist loadgroup`) runs on one process: with the readers of a build on
+    both processes, one of them waits, idle, while the other makes it."""
     for item in items:
-        if "built" in getattr(item, "fixturenames", ()):
+        names = getattr(item, "fixturenames", ())
+        if "built" in names:
             item.add_marker(pytest.mark.slow)
+        shared = sorted(name for name in names if _makes_shared_build(item, name))
+        if shared:
+            item.add_marker(pytest.mark.xdist_group(shared[0]))
+
+
+_SHARED: dict[object, bool] = {}  # fixture function -> whether it calls shared_build
+
+
+def _makes_shared_build(item, name: str) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    defs = info.name2fixturedefs.get(name) if info is not None else None
+    if not defs:
+        return False
+    func = defs[-1].func
+    found = _SHARED.get(func)
+    if found is None:
+        import inspect
+
+        try:
+            found = "shared_build(" in inspect.getsource(func)
+        except (OSError, TypeError):
+            found = False
+        _SHARED[func] = found
+    return found
 
 
 _BUSY: dict[str, float] = {}  # `-n` process -> seconds in tests (setup, call, teardown)
