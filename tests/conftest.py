@@ -294,14 +294,27 @@ def pytest_collection_modifyitems(items):
 
     The tests that read one shared build (a fixture that calls shared_build) form one group,
     which `make test` (`--dist loadgroup`) runs on one process: with the readers of a build on
-    both processes, one of them waits, idle, while the other makes it."""
+    both processes, one of them waits, idle, while the other makes it. A test that reads two
+    shared builds joins their groups into one."""
+    parent: dict[str, str] = {}
+
+    def root(name: str) -> str:
+        while parent.setdefault(name, name) != name:
+            name = parent[name]
+        return name
+
+    reads: list[tuple[pytest.Item, list[str]]] = []
     for item in items:
         names = getattr(item, "fixturenames", ())
         if "built" in names:
             item.add_marker(pytest.mark.slow)
         shared = sorted(name for name in names if _makes_shared_build(item, name))
+        for other in shared[1:]:
+            parent[root(other)] = root(shared[0])
         if shared:
-            item.add_marker(pytest.mark.xdist_group(shared[0]))
+            reads.append((item, shared))
+    for item, shared in reads:
+        item.add_marker(pytest.mark.xdist_group(root(shared[0])))
 
 
 _SHARED: dict[object, bool] = {}  # fixture function -> whether it calls shared_build
