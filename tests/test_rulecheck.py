@@ -259,6 +259,9 @@ def test_lint_finds_unembedded_and_foreign_fonts(tmp_path):
     allowed = pdflint.bundled_font_names(ROOT / "templates/fonts")
     found = pdflint.lint(path, allowed)
     assert len(found) == 1 and "(OtherSans) is not one of the bundled fonts" in found[0].message
+    # as a build asks (build/run.py): the faces parsed so far first, then all of them
+    asked = pdflint.lint(path, pdflint.BundledFonts(ROOT / "templates/fonts"))
+    assert [p.message for p in asked] == [p.message for p in found]
     assert pdflint.lint(path) == []  # without a list of bundled fonts, only embedding counts
 
 
