@@ -43,6 +43,10 @@ rl_config.useA85 = 0
 
 
 _ALWAYS = "\n\t\u00ad\u200b\u2060"  # covered by every face: breaks, soft hyphens, joiners
+# Widths kept per face: the words that recur (a type line, a keyword) stay measured, and a
+# 10,000-card deck's numbers and names (each seen once) do not grow the caches with the deck:
+# a full cache is emptied and fills again with what recurs.
+WIDTHS_KEPT = 4096
 
 
 @dataclass(frozen=True)
@@ -69,12 +73,15 @@ class Face:
         return "".join(sorted(c for c in map(chr, rest) if c not in _ALWAYS and c != "\r"))
 
     def width(self, text: str, size: float) -> float:
-        w = self._widths.get(text)
+        widths = self._widths
+        w = widths.get(text)
         if w is None:
+            if len(widths) >= WIDTHS_KEPT:
+                widths.clear()
             if self.shaped:  # joined forms and ligatures have widths of their own
-                w = self._widths[text] = shaping.width(self.name, text)
+                w = widths[text] = shaping.width(self.name, text)
             else:
-                w = self._widths[text] = pdfmetrics.stringWidth(text, self.name, 1.0)
+                w = widths[text] = pdfmetrics.stringWidth(text, self.name, 1.0)
         return w * size
 
     def draw_run(self, canvas, x: float, y: float, text: str, size: float, rtl: bool) -> float:
@@ -179,12 +186,16 @@ class Chain:
         return out
 
     def width(self, text: str, size: float) -> float:
-        w = self._widths.get(text)
+        widths = self._widths
+        w = widths.get(text)
         if w is None:
+            if len(widths) >= WIDTHS_KEPT:  # `_whole` only spares line_runs a scan
+                widths.clear()
+                self._whole.clear()
             runs = self.runs(text)
             if len(runs) == 1 and runs[0][0] is self.primary:
                 self._whole.add(text)
-            w = self._widths[text] = sum(f.width(t, 1.0) for f, t in runs)
+            w = widths[text] = sum(f.width(t, 1.0) for f, t in runs)
         return w * size
 
     def line_runs(self, words: list[str]) -> list[tuple[Face, str]]:
