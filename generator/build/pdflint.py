@@ -278,7 +278,9 @@ def _blank_strings(data: bytes) -> bytes:
     """`data` with every literal string, hex string and comment replaced by a space."""
     if b"%" not in data:  # no comments: strings without nested parentheses go in one pass
         data = _FLAT_STRING.sub(b" ", data)
-    if not _SPECIAL.search(data):
+    # nothing left to blank, as on nearly every page: three byte searches (memchr) find that
+    # several times faster than the pattern would scanning the page once
+    if b"(" not in data and b"<" not in data and b"%" not in data:
         return data
     out = []
     i, n = 0, len(data)
