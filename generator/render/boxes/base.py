@@ -58,11 +58,16 @@ def rotate(degrees: float) -> Matrix:
 def bounds(m: Matrix, r: Rect) -> Rect:
     """The axis-aligned rectangle around `r` transformed by `m`."""
     a, b, c, d, e, f = m
-    xs, ys = [], []
-    for px, py in ((r.x, r.y), (r.x + r.w, r.y), (r.x, r.y + r.h), (r.x + r.w, r.y + r.h)):
-        xs.append(a * px + c * py + e)
-        ys.append(b * px + d * py + f)
-    return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+    x0, y0 = r.x, r.y
+    x1, y1 = x0 + r.w, y0 + r.h
+    # the four corners, each coordinate as a * x + c * y + e (b * x + d * y + f): every face
+    # check asks this of each box, so the products are worked out once each
+    ax0, ax1, cy0, cy1 = a * x0, a * x1, c * y0, c * y1
+    bx0, bx1, dy0, dy1 = b * x0, b * x1, d * y0, d * y1
+    xs = (ax0 + cy0 + e, ax1 + cy0 + e, ax0 + cy1 + e, ax1 + cy1 + e)
+    ys = (bx0 + dy0 + f, bx1 + dy0 + f, bx0 + dy1 + f, bx1 + dy1 + f)
+    left, bottom = min(xs), min(ys)
+    return Rect(left, bottom, max(xs) - left, max(ys) - bottom)
 
 
 @dataclass(frozen=True)
