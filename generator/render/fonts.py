@@ -43,6 +43,7 @@ rl_config.useA85 = 0
 
 
 _ALWAYS = "\n\t\u00ad\u200b\u2060"  # covered by every face: breaks, soft hyphens, joiners
+_ALWAYS_CODES = frozenset(map(ord, _ALWAYS))
 # Widths kept per face: the words that recur (a type line, a keyword) stay measured, and a
 # 10,000-card deck's numbers and names (each seen once) do not grow the caches with the deck:
 # a full cache is emptied and fills again with what recurs.
@@ -427,7 +428,11 @@ def _register(name: str, path: Path, spec_file: Path, line: int | None, shaped: 
     pdfmetrics.registerFont(font)
     face = font.face
     cmap = frozenset(c for c in face.charToGlyph if not 0xE000 <= c <= 0xF8FF or not shaped)
-    return Face(name, path, face.ascent / 1000, abs(face.descent) / 1000, cmap, shaped)
+    # with the characters every face covers, so a text with a line break is found whole by
+    # `missing`'s one set operation (a card text has line breaks; covers() is unchanged)
+    return Face(
+        name, path, face.ascent / 1000, abs(face.descent) / 1000, cmap | _ALWAYS_CODES, shaped
+    )
 
 
 def font_spec(fonts_dir: Path) -> Path:
