@@ -109,3 +109,11 @@ def test_sheets_embed_only_the_faces_they_draw_with_and_pass_the_font_lint(tmp_p
                 for font in (page.obj.get("/Resources", {}).get("/Font") or {}).values():
                     embedded.add(str(font.get("/BaseFont")).split("+")[-1])
     assert embedded and all(name.startswith("PnPGothic") for name in embedded), embedded
+
+
+def test_line_breaks_are_never_missing_and_a_carriage_return_still_is_not_covered():
+    face = fonts.fontbook(DEFAULTS / "fonts").chain("gothic", "regular", "en").primary
+    assert face.missing("Deal 3\ndamage\tnow\u00ad") == ""
+    assert face.missing("Deal\n☃\r") == "☃"  # a carriage return is not reported either
+    assert face.covers("\n") and face.covers("\u200b") and not face.covers("\r")
+    assert not face.covers("☃")
