@@ -26,12 +26,14 @@ from typing import Any
 
 from generator import exports
 from generator.check import bleed, languages
-from generator.check.accepted import apply
+from generator.check.accepted import FILE as ACCEPTED
+from generator.check.accepted import AcceptedFile, apply
 from generator.check.shapes import check_shapes
 from generator.errors import ContentError, Finding, rel
 from generator.i18n import drafts
 from generator.load import templating
 from generator.load.content import GameContent
+from generator.load.glossary import GlossaryFile
 from generator.load.model import SHEET_SUFFIXES as SUFFIXES
 from generator.render.engine import FaceRenderer
 from generator.render.fonts import fontbook
@@ -156,6 +158,12 @@ def _warm(contents: list[GameContent]) -> None:
     from generator.check import consistency  # noqa: F401
     from generator.rulebook import book as rulebook  # noqa: F401  # the rulebooks' dry run
 
+    # The validators of the files the check reads itself (the model comes from the cache, and
+    # these are built on first use, strict.py): built here, not once in each worker.
+    if any((c.dir / "glossary.yaml").exists() for c in contents):
+        GlossaryFile.model_rebuild()
+    if any((c.dir / ACCEPTED).exists() for c in contents):
+        AcceptedFile.model_rebuild()
     for project in {c.project for c in contents}:
         with contextlib.suppress(ContentError):  # each game's check reports it
             fontbook(project.fonts).parse_all()
