@@ -27,6 +27,7 @@ import hashlib
 import itertools
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -242,6 +243,7 @@ def jinja_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
+@lru_cache(maxsize=8192)  # pure; the checks of one text ask for it about five times
 def strip_jinja(text: str) -> str:
     for start, end in reversed(jinja_spans(text)):
         text = text[:start] + " " + text[end:]
