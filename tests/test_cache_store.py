@@ -13,7 +13,8 @@ from conftest import run_pnp, spawn_pnp
 
 from generator import session
 from generator.cache import store, yaml_cache
-from generator.load import yamlload
+from generator.load import glossary, yamlload
+from generator.load.glossary import load_glossary
 from generator.load.yamlload import load_yaml
 
 MINI = {
@@ -113,6 +114,26 @@ def test_a_parsed_yaml_file_is_read_back_and_an_edit_is_seen(tmp_path, cache_dir
     with session.new():
         kept = load_yaml(path)
     assert kept == edited and kept.line_of("key7") == 8 and kept.file == path
+
+
+def test_a_validated_glossary_is_read_back_and_an_edit_is_seen(tmp_path, cache_dir, monkeypatch):
+    path = tmp_path / "glossary.yaml"
+    path.write_text("terms:\n  - {id: move, en: [move], es: [mover]}\n")
+    with session.new():
+        first = load_glossary(tmp_path)
+    # an edit of the same size and modification time: only the text tells them apart
+    stat = path.stat()
+    path.write_text("terms:\n  - {id: move, en: [step], es: [mover]}\n")
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    with session.new():
+        edited = load_glossary(tmp_path)
+    assert first is not None and first.terms[0].forms("en") == ["move"]
+    assert edited is not None and edited.terms[0].forms("en") == ["step"]
+    # read back, not validated again: the same terms and lines, with no validator at hand
+    monkeypatch.setattr(glossary, "validate", None)
+    with session.new():
+        kept = load_glossary(tmp_path)
+    assert kept is not None and kept.terms == edited.terms and kept.line_of(0) == 2
 
 
 def test_cache_info_works_outside_a_project_and_when_off(tmp_path, monkeypatch):

@@ -7,6 +7,10 @@ function of the file's text, its path (each mapping names its file) and pnp's co
 kept under a key of all three, one entry per file (an edited file replaces its entry). Only a
 file that parsed cleanly is kept; whatever the check then does with it runs every time.
 
+A reader may keep what it makes of a file's text likewise, under a name of its own (`what`):
+the glossary keeps its validated terms, whose validators would otherwise be built in every
+process only to accept the same file again.
+
 The entries are the `yaml` kind of the user's cache folder (cache/store.py), never in the
 project: a pickle is code, so a project must not be able to hand pnp one. `PNP_CACHE_DIR=off`
 turns it off; an entry that cannot be read back is a miss.
@@ -22,22 +26,28 @@ from typing import Any
 from generator.cache import store
 
 # Smaller files parse in well under a millisecond: reading an entry back would save nothing.
+# (What a reader makes of a file is kept whatever its size: a validator costs the same.)
 MIN_CHARS = 4096
 
 
-def _entry(path: Path, text: str) -> tuple[Path | None, str]:
-    """Where this text of `path` is kept, and the owner naming every entry of `path`."""
+def _worth_keeping(text: str, what: str) -> bool:
+    return what != "yaml" or len(text) >= MIN_CHARS
+
+
+def _entry(path: Path, text: str, what: str) -> tuple[Path | None, str]:
+    """Where this text of `path` is kept, and the owner naming every entry of `path` (as read
+    by `what`)."""
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    owner = store.key(str(path), length=16)
-    key = store.key(store.code_digest(), str(path), digest)
+    owner = store.key(what, str(path), length=16)
+    key = store.key(store.code_digest(), what, str(path), digest)
     return store.entry("yaml", key, owner=owner, suffix=".pickle"), owner
 
 
-def get(path: Path, text: str) -> Any | None:
-    """The data load_yaml made of this very text of `path` before, or None."""
-    if len(text) < MIN_CHARS:
+def get(path: Path, text: str, what: str = "yaml") -> Any | None:
+    """What `what` (load_yaml by default) made of this very text of `path` before, or None."""
+    if not _worth_keeping(text, what):
         return None
-    data = store.read(_entry(path, text)[0])
+    data = store.read(_entry(path, text, what)[0])
     if data is None:
         return None
     try:
@@ -46,11 +56,11 @@ def get(path: Path, text: str) -> Any | None:
         return None
 
 
-def put(path: Path, text: str, parsed: Any) -> None:
-    """Keep what load_yaml made of `text` (a file that parsed cleanly)."""
-    if len(text) < MIN_CHARS or parsed is None:
+def put(path: Path, text: str, parsed: Any, what: str = "yaml") -> None:
+    """Keep what `what` made of `text` (a file it read without error)."""
+    if not _worth_keeping(text, what) or parsed is None:
         return
-    entry, owner = _entry(path, text)
+    entry, owner = _entry(path, text, what)
     if entry is not None:
         data = pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL)
         store.write("yaml", entry, data, owner=owner)

@@ -33,7 +33,6 @@ from generator.errors import ContentError, Finding, rel
 from generator.i18n import drafts
 from generator.load import templating
 from generator.load.content import GameContent
-from generator.load.glossary import GlossaryFile
 from generator.load.model import SHEET_SUFFIXES as SUFFIXES
 from generator.render.engine import FaceRenderer
 from generator.render.fonts import fontbook
@@ -164,10 +163,9 @@ def _warm(contents: list[GameContent]) -> None:
         with contextlib.suppress(ContentError):  # each game's check reports it
             numbers.find_numbers("", lang)
 
-    # The validators of the files the check reads itself (the model comes from the cache, and
-    # these are built on first use, strict.py): built here, not once in each worker.
-    if any((c.dir / "glossary.yaml").exists() for c in contents):
-        GlossaryFile.model_rebuild()
+    # The validator of a file the check reads itself (the model comes from the cache, and
+    # validators are built on first use, strict.py): built here, not once in each worker. (A
+    # glossary read before needs none: yaml_cache keeps it validated.)
     if any((c.dir / ACCEPTED).exists() for c in contents):
         AcceptedFile.model_rebuild()
     for project in {c.project for c in contents}:
