@@ -13,6 +13,7 @@ from conftest import run_pnp, spawn_pnp
 
 from generator import session
 from generator.cache import store, yaml_cache
+from generator.check import accepted
 from generator.load import glossary, yamlload
 from generator.load.glossary import load_glossary
 from generator.load.yamlload import load_yaml
@@ -134,6 +135,23 @@ def test_a_validated_glossary_is_read_back_and_an_edit_is_seen(tmp_path, cache_d
     with session.new():
         kept = load_glossary(tmp_path)
     assert kept is not None and kept.terms == edited.terms and kept.line_of(0) == 2
+
+
+def test_validated_acceptances_are_read_back_and_an_edit_is_seen(tmp_path, cache_dir, monkeypatch):
+    path = tmp_path / "accepted.yaml"
+    path.write_text("accepted:\n  - {code: near-trim, reason: art bleeds on purpose}\n")
+    first = accepted.load(tmp_path)
+    # an edit of the same size and modification time: only the text tells them apart
+    stat = path.stat()
+    path.write_text("accepted:\n  - {code: near-trim, reason: ART bleeds on purpose}\n")
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    edited = accepted.load(tmp_path)
+    assert first is not None and first.entries[0].reason == "art bleeds on purpose"
+    assert edited is not None and edited.entries[0].reason == "ART bleeds on purpose"
+    # read back, not validated again: the same entries and lines, with no validator at hand
+    monkeypatch.setattr(accepted, "validate", None)
+    kept = accepted.load(tmp_path)
+    assert kept is not None and kept.entries == edited.entries and kept.lines == [2]
 
 
 def test_cache_info_works_outside_a_project_and_when_off(tmp_path, monkeypatch):

@@ -26,8 +26,7 @@ from typing import Any
 
 from generator import exports
 from generator.check import bleed, languages, numbers
-from generator.check.accepted import FILE as ACCEPTED
-from generator.check.accepted import AcceptedFile, apply
+from generator.check.accepted import apply
 from generator.check.shapes import check_shapes
 from generator.errors import ContentError, Finding, rel
 from generator.i18n import drafts
@@ -163,11 +162,6 @@ def _warm(contents: list[GameContent]) -> None:
         with contextlib.suppress(ContentError):  # each game's check reports it
             numbers.find_numbers("", lang)
 
-    # The validator of a file the check reads itself (the model comes from the cache, and
-    # validators are built on first use, strict.py): built here, not once in each worker. (A
-    # glossary read before needs none: yaml_cache keeps it validated.)
-    if any((c.dir / ACCEPTED).exists() for c in contents):
-        AcceptedFile.model_rebuild()
     for project in {c.project for c in contents}:
         with contextlib.suppress(ContentError):  # each game's check reports it
             fontbook(project.fonts).parse_all()
