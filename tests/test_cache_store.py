@@ -11,7 +11,12 @@ import time
 import pytest
 from conftest import run_pnp, spawn_pnp
 
-from generator.cache import store
+from generator import session
+from generator.cache import store, yaml_cache
+from generator.check import accepted
+from generator.load import glossary, yamlload
+from generator.load.glossary import load_glossary
+from generator.load.yamlload import load_yaml
 
 MINI = {
     "content/mini/game.yaml": "id: mini\ntitle: Mini\nlanguages: [en]\nprint: {papers: [a4]}\n",
@@ -40,7 +45,10 @@ def _info(root) -> dict:
 
 
 def test_every_kind_lives_in_the_one_folder_and_info_counts_it(make_project, cache_dir):
-    root = make_project(MINI)
+    # a deck big enough (4 KB of YAML) for its parsed file to be kept too
+    items = "".join(f"  - {{id: c{i}, data: {{word: word{i}}}}}\n" for i in range(150))
+    cards = "id: cards\nname: Cards\nsize: poker\nlayout: mini/card\nitems:\n" + items
+    root = make_project(dict(MINI, **{"content/mini/components/cards.yaml": cards}))
     before = _info(root)
     assert before["folder"] == str(cache_dir)
     assert {k["kind"]: k["entries"] for k in before["kinds"]} == dict.fromkeys(store.KINDS, 0)
@@ -48,8 +56,8 @@ def test_every_kind_lives_in_the_one_folder_and_info_counts_it(make_project, cac
     first = spawn_pnp(root, "check", "--format", "json")
     after = _info(root)
     entries = {k["kind"]: k["entries"] for k in after["kinds"]}
-    # a check loads the model (kept), digests the component file per language, compiles the
-    # card's template and parses the fonts: each kept in its kind's folder, nowhere else
+    # a check loads the model (kept), parses and digests the component file per language,
+    # compiles the card's template and parses the fonts: each kept in its kind's folder
     assert all(entries[kind] > 0 for kind in store.KINDS), entries
     on_disk = {p.name for p in cache_dir.iterdir()}
     assert on_disk == set(store.KINDS)
@@ -84,6 +92,66 @@ def test_clear_one_kind_leaves_the_others_and_foreign_files(make_project, cache_
     assert (cache_dir / "notes.txt").read_text() == "not pnp's"
     bad = run_pnp(root, "cache", "clear", "bogus")
     assert bad.returncode == 2 and "unknown cache kind 'bogus'" in bad.stderr
+
+
+def test_a_parsed_yaml_file_is_read_back_and_an_edit_is_seen(tmp_path, cache_dir, monkeypatch):
+    path = tmp_path / "big.yaml"
+    text = "".join(f"key{i}: value {i}\n" for i in range(400))
+    assert len(text) >= yaml_cache.MIN_CHARS
+    path.write_text(text)
+    with session.new():
+        first = load_yaml(path)
+    assert len(list((cache_dir / "yaml").iterdir())) == 1
+    # an edit of the same size and modification time: only the text tells them apart
+    stat = path.stat()
+    path.write_text(text.replace("value 7\n", "VALUE 7\n"))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    with session.new():
+        edited = load_yaml(path)
+    assert first["key7"] == "value 7" and edited["key7"] == "VALUE 7"
+    assert len(list((cache_dir / "yaml").iterdir())) == 1  # the edit replaced the entry
+    # read back, not parsed: the same data, lines and file, with no YAML parser at hand
+    monkeypatch.setattr(yamlload, "_Loader", None)
+    with session.new():
+        kept = load_yaml(path)
+    assert kept == edited and kept.line_of("key7") == 8 and kept.file == path
+
+
+def test_a_validated_glossary_is_read_back_and_an_edit_is_seen(tmp_path, cache_dir, monkeypatch):
+    path = tmp_path / "glossary.yaml"
+    path.write_text("terms:\n  - {id: move, en: [move], es: [mover]}\n")
+    with session.new():
+        first = load_glossary(tmp_path)
+    # an edit of the same size and modification time: only the text tells them apart
+    stat = path.stat()
+    path.write_text("terms:\n  - {id: move, en: [step], es: [mover]}\n")
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    with session.new():
+        edited = load_glossary(tmp_path)
+    assert first is not None and first.terms[0].forms("en") == ["move"]
+    assert edited is not None and edited.terms[0].forms("en") == ["step"]
+    # read back, not validated again: the same terms and lines, with no validator at hand
+    monkeypatch.setattr(glossary, "validate", None)
+    with session.new():
+        kept = load_glossary(tmp_path)
+    assert kept is not None and kept.terms == edited.terms and kept.line_of(0) == 2
+
+
+def test_validated_acceptances_are_read_back_and_an_edit_is_seen(tmp_path, cache_dir, monkeypatch):
+    path = tmp_path / "accepted.yaml"
+    path.write_text("accepted:\n  - {code: near-trim, reason: art bleeds on purpose}\n")
+    first = accepted.load(tmp_path)
+    # an edit of the same size and modification time: only the text tells them apart
+    stat = path.stat()
+    path.write_text("accepted:\n  - {code: near-trim, reason: ART bleeds on purpose}\n")
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    edited = accepted.load(tmp_path)
+    assert first is not None and first.entries[0].reason == "art bleeds on purpose"
+    assert edited is not None and edited.entries[0].reason == "ART bleeds on purpose"
+    # read back, not validated again: the same entries and lines, with no validator at hand
+    monkeypatch.setattr(accepted, "validate", None)
+    kept = accepted.load(tmp_path)
+    assert kept is not None and kept.entries == edited.entries and kept.lines == [2]
 
 
 def test_cache_info_works_outside_a_project_and_when_off(tmp_path, monkeypatch):

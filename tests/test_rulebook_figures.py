@@ -25,7 +25,7 @@ from generator.load.content import load_game
 from generator.load.project import Project
 from generator.rulebook import book as rulebook
 from generator.rulebook import vector
-from generator.rulebook.figures import FaceCache
+from generator.rulebook.figures import MIN_TEXT_PT, FaceCache
 
 GAME = "red-code"
 
@@ -86,7 +86,7 @@ def test_every_character_prints_at_6_pt_or_more(book):
         (n, ch, round(size, 2))
         for n, chars in enumerate(pages, start=1)
         for ch, size in chars
-        if size < vector.MIN_TEXT_PT - 0.01
+        if size < MIN_TEXT_PT - 0.01
     ]
     assert not small, small[:20]
 
@@ -109,7 +109,7 @@ def test_the_control_card_figure_is_text(book):
     page_words = texts[found[0]].split()
     missing = [w for w in face_words if w not in page_words]
     assert not missing, missing
-    assert min(size for _, size in pages[found[0]]) >= vector.MIN_TEXT_PT - 0.01
+    assert min(size for _, size in pages[found[0]]) >= MIN_TEXT_PT - 0.01
 
 
 def test_figure_fonts_are_embedded_and_the_book_passes_the_lint(book, tmp_path):

@@ -3,16 +3,18 @@ particles, count statements as the designers write them, invariants, acceptances
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from generator.check import counts
+from generator.check import counts, numbers
 from generator.check.accepted import Acceptance, finding_id, matches
 from generator.check.invariants import evaluate
 from generator.check.numbers import find_numbers
 from generator.check.text import Item
 from generator.errors import Finding
+from generator.load import languages
 from generator.load.glossary import load_glossary
 from generator.load.terms import index, normalize
 
@@ -55,6 +57,24 @@ def nums(text, lang):
 )
 def test_numbers(lang, text, expected):
     assert nums(text, lang) == expected
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "fr", "de", "pl"])
+def test_number_words_grouped_by_first_letter_find_what_a_flat_list_finds(lang):
+    words = sorted(languages.get(lang).numbers.words, key=len, reverse=True)
+    flat = re.compile(
+        r"(?<![\w-])(?:"
+        + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words)
+        + r")(?![\w-])",
+        re.IGNORECASE,
+    )
+    # every word, as written, capitalised, shouted, glued to its neighbour, and split by a line
+    text = " ".join(words) + ". " + ", ".join(w.capitalize() for w in words) + "; "
+    text += " ".join(w.upper() for w in words) + " " + "".join(words) + " "
+    text += " ".join(w.replace(" ", "\n ") for w in words)
+    found = [(m.span(), m.group()) for m in numbers._word_regex(lang).finditer(text)]
+    assert found == [(m.span(), m.group()) for m in flat.finditer(text)]
+    assert len(found) > 3 * len(words)
 
 
 def test_korean_counter_is_kept():

@@ -46,6 +46,7 @@ KINDS: dict[str, Kind] = {
     "fonts": Kind("parsed TrueType fonts (by the font's bytes)", 200),
     "templates": Kind("compiled Jinja templates (by their source)", 4000),
     "content": Kind("digests of big files' bytes (by device, inode, size, mtime, ctime)", 20_000),
+    "yaml": Kind("parsed YAML files, validated glossaries and acceptances (by text)", 2000),
 }
 
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from generator import exports
-from generator.check import bleed, languages
+from generator.check import bleed, languages, numbers
 from generator.check.accepted import apply
 from generator.check.shapes import check_shapes
 from generator.errors import ContentError, Finding, rel
@@ -155,6 +155,12 @@ def _warm(contents: list[GameContent]) -> None:
     # full check imports them here once, before its workers fork.
     from generator.check import consistency  # noqa: F401
     from generator.rulebook import book as rulebook  # noqa: F401  # the rulebooks' dry run
+
+    # The number words of the languages the games share, compiled once (about 15 ms), not in
+    # each worker: the rulebooks' counts and the translations read numbers in every language.
+    for lang in sorted({lang for c in contents for lang in c.languages}):
+        with contextlib.suppress(ContentError):  # each game's check reports it
+            numbers.find_numbers("", lang)
 
     for project in {c.project for c in contents}:
         with contextlib.suppress(ContentError):  # each game's check reports it

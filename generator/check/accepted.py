@@ -26,10 +26,11 @@ from pathlib import Path
 
 from pydantic import Field
 
+from generator.cache import yaml_cache
 from generator.errors import ContentError, Finding, rel
 from generator.load.model import Strict
 from generator.load.validation import validate
-from generator.load.yamlload import YList, load_yaml
+from generator.load.yamlload import YList, load_yaml, read_text
 
 FILE = "accepted.yaml"
 # Findings no acceptance can silence: printing them would fail or print wrong, not differ.
@@ -69,6 +70,16 @@ def load(game_dir: Path) -> Loaded | None:
     path = game_dir / FILE
     if not path.exists():
         return None
+    text = read_text(path)
+    kept = yaml_cache.get(path, text, "accepted")  # validated before, from this very text
+    if isinstance(kept, Loaded):
+        return kept
+    loaded = _validated(path)
+    yaml_cache.put(path, text, loaded, "accepted")
+    return loaded
+
+
+def _validated(path: Path) -> Loaded:
     raw = load_yaml(path, allow_empty=True)
     if raw is None:
         return Loaded(path, [], [])

@@ -27,6 +27,7 @@ import hashlib
 import itertools
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -37,7 +38,7 @@ from generator.load import sheets
 from generator.load.content import GameContent
 from generator.load.languages import note_pattern
 from generator.load.rules_source import HEADING, LIST_ITEM, NUMBERED, rules_files
-from generator.load.yamlload import parsed_before, read_text, yaml_error
+from generator.load.yamlload import load_yaml, parsed_before, read_text, yaml_error
 
 LANG = re.compile(r"^[a-z]{2}(?:-[A-Z][a-z]{3})?(?:-[A-Z]{2})?\Z")  # a language tag: es, zh-Hant
 NOT_TRANSLATED = {"glossary.yaml", "accepted.yaml", "manifest.yaml", "i18n-sync.yaml"}
@@ -242,6 +243,7 @@ def jinja_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
+@lru_cache(maxsize=8192)  # pure; the checks of one text ask for it about five times
 def strip_jinja(text: str) -> str:
     for start, end in reversed(jinja_spans(text)):
         text = text[:start] + " " + text[end:]
@@ -472,7 +474,7 @@ def recorded(content: GameContent) -> Recorded:
     path = content.dir / "rules" / SYNC_FILE
     out = Recorded()
     try:
-        raw = yaml.load(read_text(path), Loader=_LOADER) if path.exists() else None
+        raw = _sync_data(path) if path.exists() else None
     except (OSError, yaml.YAMLError, ContentError):
         return out
     if not isinstance(raw, dict) or raw.get("format") not in (STABLE_FORMAT, "segments"):
@@ -503,6 +505,16 @@ def recorded(content: GameContent) -> Recorded:
             if isinstance(entries, dict)
         }
     return out
+
+
+def _sync_data(path: Path):
+    """The record as plain data. load_yaml's reading is the same data, and the check has read
+    the file that way already (tracking.py), so it is kept parsed (cache/yaml_cache.py); a file
+    load_yaml refuses (a duplicate key) is read as a plain YAML reader reads it."""
+    try:
+        return load_yaml(path, allow_empty=True)
+    except ContentError:
+        return yaml.load(read_text(path), Loader=_LOADER)
 
 
 def stable_ids(

@@ -12,9 +12,10 @@ from pathlib import Path
 from pydantic import Field, model_validator
 
 from generator import session
+from generator.cache import yaml_cache
 from generator.load.model import ID_RE, LANG_RE, Strict
 from generator.load.validation import validate
-from generator.load.yamlload import YDict, load_yaml
+from generator.load.yamlload import YDict, load_yaml, read_text
 
 
 class Term(Strict):
@@ -95,6 +96,12 @@ def load_glossary(game_dir: Path) -> Glossary | None:
 
 @session.cached  # once per command and version of the file: the check and the rulebook read it
 def _load(path: Path, mtime_ns: int, size: int) -> Glossary:
+    text = read_text(path)
+    kept = yaml_cache.get(path, text, "glossary")  # validated before, from this very text
+    if isinstance(kept, Glossary):
+        return kept
     raw = load_yaml(path)
     data = validate(GlossaryFile, raw, path)
-    return Glossary(path, data.terms, raw)
+    glossary = Glossary(path, data.terms, raw)
+    yaml_cache.put(path, text, glossary, "glossary")
+    return glossary

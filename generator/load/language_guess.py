@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from functools import lru_cache
 
 from generator.load import languages
@@ -33,11 +34,22 @@ def _script_of(ch: str) -> str:
 
 def script_share(text: str, script: str) -> float | None:
     """The share of the text's letters in `script`, None when it has no letter."""
-    letters = [ch for ch in text if ch.isalpha()]
-    if not letters:
-        return None
-    want = script.casefold()
-    return sum(1 for ch in letters if _script_of(ch) == want) / len(letters)
+    return _share(_letters_by_script(text), script)
+
+
+def _letters_by_script(text: str) -> Counter[str]:
+    """How many of the text's letters each script has (a text repeats its letters: each
+    distinct one is looked up once)."""
+    out: Counter[str] = Counter()
+    for ch, n in Counter(text).items():
+        if ch.isalpha():
+            out[_script_of(ch)] += n
+    return out
+
+
+def _share(scripts: Counter[str], script: str) -> float | None:
+    letters = scripts.total()
+    return scripts[script.casefold()] / letters if letters else None
 
 
 def guess(text: str, candidates: list[str]) -> str | None:
@@ -46,14 +58,14 @@ def guess(text: str, candidates: list[str]) -> str | None:
     if sum(1 for w in WORD.findall(text) if len(w) > 1) < 4:
         return None
     in_script = []
+    scripts = _letters_by_script(text)
     for lang in candidates:
-        share = script_share(text, languages.get(lang).script)
+        share = _share(scripts, languages.get(lang).script)
         if share is not None and share >= 0.6:
             in_script.append(lang)
     if not in_script:
         return None
-    scripts = {languages.get(lang).script for lang in in_script}
-    if len(scripts) > 1:
+    if len({languages.get(lang).script for lang in in_script}) > 1:
         return None
     words = [m.group().casefold() for m in WORD.finditer(text)]
     if len(in_script) == 1:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from generator.errors import ContentError
@@ -26,6 +27,7 @@ _EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
 _HTML = re.compile(r"<[^>]{1,200}>")
 
 
+@lru_cache(maxsize=8192)  # pure; the checks of one text ask for it about four times
 def plain(text: str) -> str:
     """Markdown text as words: no emphasis, links reduced to their text, no Jinja."""
     text = JINJA.sub(" ", text)

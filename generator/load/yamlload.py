@@ -12,6 +12,7 @@ from typing import Any
 import yaml
 
 from generator import session
+from generator.cache import yaml_cache
 from generator.errors import ContentError
 from generator.limits import LIMITS
 from generator.load.project import read_bytes
@@ -221,6 +222,10 @@ def load_yaml(path: Path, *, allow_empty: bool = False) -> Any:
         if allow_empty:
             return None
         raise ContentError("file is empty", path, 1, code="empty-file")
+    kept = yaml_cache.get(path, text)
+    if kept is not None:
+        session.current().cache(_PARSED)[path] = (len(text), hash(text))
+        return kept
     loader = _Loader(text)
     loader.file = path
     try:
@@ -239,6 +244,7 @@ def load_yaml(path: Path, *, allow_empty: bool = False) -> Any:
             )
         data = loader.construct_document(node)
         session.current().cache(_PARSED)[path] = (len(text), hash(text))
+        yaml_cache.put(path, text, data)
         return data
     except yaml.YAMLError as exc:
         raise yaml_error(exc, path, text) from None

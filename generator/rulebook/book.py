@@ -47,7 +47,7 @@ from generator.render import art
 from generator.render.fonts import fontbook
 from generator.rulebook import markup
 from generator.rulebook.data import Blocks, RulesData, ui
-from generator.rulebook.figures import FaceCache, world_digest
+from generator.rulebook.figures import MIN_TEXT_PT, FaceCache, world_digest
 from generator.units import MM
 
 MAX_SECTION_OUTPUT = 1_000_000  # characters of Markdown a section's Jinja may produce
@@ -830,7 +830,8 @@ def write_pdf(content: GameContent, html: str, out_path: Path, cache_dir: Path |
         with fsio.atomic_path(out_path) as tmp:
             document.write_pdf(tmp)
             # the faces as vectors (their text stays text) where their empty SVGs were laid out
-            vector.place_faces(tmp, faces, Path(cache_dir) if cache_dir else default_cache(content))
+            folder = Path(cache_dir) if cache_dir else default_cache(content)
+            vector.place_faces(tmp, faces, folder, MIN_TEXT_PT)
     except fatal as exc:
         cause = exc.__cause__
         if isinstance(cause, ContentError):

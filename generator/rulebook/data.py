@@ -35,8 +35,8 @@ from generator.load import languages, templating
 from generator.load.content import ComponentSpec, GameContent, ItemSpec
 from generator.load.glossary import Glossary
 from generator.rulebook import markup
+from generator.rulebook.figures import MIN_TEXT_PT as MIN_FIGURE_TEXT_PT
 from generator.rulebook.figures import FaceCache
-from generator.rulebook.vector import MIN_TEXT_PT as MIN_FIGURE_TEXT_PT
 from generator.units import MM, parse_length
 
 

@@ -27,6 +27,9 @@ from generator.load.shapes import clip_to
 from generator.render.engine import Contexts, FaceRenderer
 
 DPI = 300
+# No text in a figure prints smaller (points). Not in vector.py: reading it there would import
+# pikepdf, which only writing a book needs.
+MIN_TEXT_PT = 6.0
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,6 @@ from generator.errors import ContentError
 from generator.units import compose
 
 PX = 0.75  # WeasyPrint's layout unit (CSS px) in points
-MIN_TEXT_PT = 6.0  # no text in a figure prints smaller
 # Bezier handle length for a quarter circle
 KAPPA = 0.5523
 
@@ -245,9 +244,7 @@ def _frame(w: float, h: float, radii: tuple[float, ...]) -> str:
     return " ".join(ops) + " h W n"
 
 
-def place_faces(
-    path: Path, found: list[Placement], folder: Path, min_text_pt: float = MIN_TEXT_PT
-) -> int:
+def place_faces(path: Path, found: list[Placement], folder: Path, min_text_pt: float) -> int:
     """Draw each placed face's PDF into the rulebook PDF at `path` (rewritten in place), its
     text smaller than `min_text_pt` as printed left out. Returns the number of faces drawn."""
     if not found:
