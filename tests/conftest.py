@@ -30,7 +30,8 @@ Projects
         change. A test using it is marked slow automatically (building the four kits takes
         minutes).
     shared_build(tmp_path_factory, "name", build)   for a module fixture: `build(folder)` runs
-        once per test run, whichever `-n` process asks first; the others wait and reuse it.
+        once per test run, whichever `-n` process asks first; the others wait and reuse it
+        (the cyclic collector off while it runs, as in run_pnp).
 
 Speed
     @pytest.mark.slow marks a test that must stay slow, with its reason on the line: a real
@@ -131,13 +132,14 @@ def without_rulebooks(root: Path, game: str) -> None:
     shutil.rmtree(root / "content" / game / "rules")
 
 
-# The cyclic collector is off while run_pnp runs a command: a pnp process is short and
-# frees nearly everything by reference counting (it turns the collector off itself while it
-# loads and checks), but the test process runs hundreds of commands, and with the collector
-# on, their allocations set off thousands of collections (a fifth of the CPU of the i18n
-# tests: 36 -> 29 s over 38 tests). What a command leaves in cycles is collected after it.
-# A build's pool workers, forked during the command, get the collector back, as in `pnp`.
-_COLLECTOR_OFF: list[bool] = []  # per run_pnp call under way: was the collector on before
+# The cyclic collector is off while run_pnp runs a command, and while a shared build is made:
+# a pnp process is short and frees nearly everything by reference counting (it turns the
+# collector off itself while it loads and checks), but the test process runs hundreds of
+# commands, and with the collector on, their allocations set off thousands of collections (a
+# fifth of the CPU of the i18n tests: 36 -> 29 s over 38 tests). What a command leaves in
+# cycles is collected after it. A build's pool workers, forked during the command, get the
+# collector back, as in `pnp`.
+_COLLECTOR_OFF: list[bool] = []  # per collector_off under way: was the collector on before
 
 
 def _collector_restored_in_forks() -> None:
@@ -148,25 +150,31 @@ def _collector_restored_in_forks() -> None:
 os.register_at_fork(after_in_child=_collector_restored_in_forks)
 
 
+@contextlib.contextmanager
+def collector_off():
+    """The cyclic collector off for one pnp command (run_pnp) or one shared build, as above."""
+    enabled = gc.isenabled()
+    gc.disable()
+    _COLLECTOR_OFF.append(enabled)
+    try:
+        yield
+    finally:
+        _COLLECTOR_OFF.pop()
+        if enabled:
+            gc.enable()
+
+
 def run_pnp(root: Path, *args: str, check: bool = False) -> subprocess.CompletedProcess:
     """`pnp --root ROOT ARGS...` in this process (see the module docstring)."""
     from generator.commands import cli
 
     out, err = io.StringIO(), io.StringIO()
     argv = ["--root", str(root), *args]
-    enabled = gc.isenabled()
-    gc.disable()  # see _collector_restored_in_forks
-    _COLLECTOR_OFF.append(enabled)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = cli.main(argv)
-            except SystemExit as exc:  # argparse: usage errors
-                code = exc.code if isinstance(exc.code, int) else 2
-    finally:
-        _COLLECTOR_OFF.pop()
-        if enabled:
-            gc.enable()
+    with collector_off(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = cli.main(argv)
+        except SystemExit as exc:  # argparse: usage errors
+            code = exc.code if isinstance(exc.code, int) else 2
     result = subprocess.CompletedProcess(["pnp", *argv], code, out.getvalue(), err.getvalue())
     if check and result.returncode != 0:
         raise AssertionError(
@@ -209,7 +217,8 @@ def shared_build(tmp_path_factory, name: str, build: Callable[[Path], Any]) -> t
         if not done.exists():
             shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
             folder.mkdir()
-            value = build(folder)
+            with collector_off():
+                value = build(folder)
             part = done.with_suffix(".tmp")
             part.write_bytes(pickle.dumps(value))
             part.replace(done)
