@@ -40,6 +40,8 @@ Speed
     builds of the real kits (every test using `built`). `make test` leaves slow tests out;
     `make test-all` and CI run everything. Prefer a small project (make_project), run_pnp and
     the shared kits (`kits_a4`): they keep a test out of the slow set.
+    A test that lays out a big build through pnp's API (not run_pnp) does it in a shared build
+    or `with collector_off():` (the cyclic collector off, as run_pnp runs a command).
     `--cpu-durations N` lists the N tests that used the most CPU (0: all) and the total;
     `make test` shows ten. The budget per kind of test is in docs/performance.md.
 """
