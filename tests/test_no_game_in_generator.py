@@ -52,14 +52,23 @@ def _strings(value) -> Iterator[str]:
             yield from _strings(v)
 
 
+# libyaml's parser where it is installed, as pnp reads these files (the pure-Python one takes
+# about a second for the four games' component files).
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _yaml(text: str):
+    return yaml.load(text, Loader=_LOADER)
+
+
 def game_words(game_dir: Path) -> dict[str, str]:
     """Ids, titles, names and glossary term ids of one game -> where each comes from."""
     words: dict[str, str] = {game_dir.name: "game id"}
-    game = yaml.safe_load((game_dir / "game.yaml").read_text())
+    game = _yaml((game_dir / "game.yaml").read_text())
     for title in _strings(game.get("title")):
         words[title] = "game title"
     for comp_file in sorted((game_dir / "components").glob("*.yaml")):
-        comp = yaml.safe_load(comp_file.read_text())
+        comp = _yaml(comp_file.read_text())
         words[comp["id"]] = f"component id ({comp_file.name})"
         for name in _strings(comp.get("name")):
             words[name] = f"component name ({comp_file.name})"
@@ -67,7 +76,7 @@ def game_words(game_dir: Path) -> dict[str, str]:
             words[str(item["id"])] = f"item id ({comp_file.name})"
     glossary = game_dir / "glossary.yaml"
     if glossary.exists():  # term ids are the game's vocabulary; their forms are the languages'
-        for term in yaml.safe_load(glossary.read_text()).get("terms") or []:
+        for term in _yaml(glossary.read_text()).get("terms") or []:
             words[term["id"]] = "a glossary term id"
     return words
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from generator import session
 from generator.errors import ContentError
 from generator.load.content import ComponentSpec, GameContent
 from generator.load.layouts import game_store
-from generator.load.project import hash_into, used_files
+from generator.load.project import Project, hash_into, used_files
 from generator.load.strings_digest import strings_of
 
 _YAML_SUFFIXES = (".yaml", ".yml")
@@ -82,12 +83,20 @@ def resolved_layouts(content: GameContent, comps: list[ComponentSpec]) -> list[P
 
 def _world(content: GameContent, h) -> None:
     """What every output of the game reads whatever its language: art, data, fonts, sizes."""
-    project = content.project
+    h.update(b"\0world:" + _world_digest(content.project, content.dir))
+
+
+@session.cached
+def _world_digest(project: Project, game_dir: Path) -> bytes:
+    """_world's files hashed once per command (every component in every language and every
+    rulebook edition reads them: the fonts alone are megabytes, read and hashed again for each
+    of a game's dozens of targets otherwise)."""
+    h = hashlib.sha256()
     for name in ("paper.yaml", "card-sizes.yaml"):
         _template_digest(h, name, project.template(name))
     _templates_digest(h, project, "fonts")
-    for path in _files(content.dir):
-        rel = path.relative_to(content.dir)
+    for path in _files(game_dir):
+        rel = path.relative_to(game_dir)
         if rel.parts[0] in ("components", "rules") or (
             len(rel.parts) == 1 and rel.name in _GAME_FILES
         ):
@@ -95,6 +104,7 @@ def _world(content: GameContent, h) -> None:
         if rel.parts[0] in ("layouts",) and path.suffix in _YAML_SUFFIXES:
             continue  # layouts count only when resolved
         _file_digest(h, path)
+    return h.digest()
 
 
 def check_key(content: GameContent) -> str:

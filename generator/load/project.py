@@ -213,7 +213,16 @@ def _contained(path: Path, bases: tuple[Path, ...]) -> bool:
 
 
 def _within_a_project(real: str) -> bool:
-    return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in _ROOTS)
+    """Whether the absolute, normalised path `real` is one of _ROOTS or under one: its own
+    folders looked up one by one (a few set lookups, however many projects a long-lived process
+    such as a watch loop or a test run has opened)."""
+    path = real
+    while path not in _ROOTS:
+        parent = os.path.dirname(path)
+        if parent == path:
+            return False
+        path = parent
+    return True
 
 
 def _escapes(path: Path, real: str) -> bool:

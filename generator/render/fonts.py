@@ -390,11 +390,15 @@ _USABLE: set[str] = set()  # digests of font files parsed in this process
 
 
 def _parse(name: str, path: Path) -> TTFont:
-    # The one safe reader: inside the project, a regular file (never a FIFO), size-capped.
-    data = read_bytes(path, LIMITS.files.art_bytes, "font file")
-    key = (name, hashlib.sha256(data).hexdigest())
+    # The one safe reader's checks: inside the project, a regular file (never a FIFO),
+    # size-capped. The content digest is read once per state of the file (file_digest), so a
+    # font parsed before in this process is neither read nor hashed again (megabytes for each
+    # command of a watch loop or a test run).
+    key = (name, file_digest(path, LIMITS.files.art_bytes, "font file"))
     font = _PARSED.get(key)
     if font is None:
+        data = read_bytes(path, LIMITS.files.art_bytes, "font file")
+        key = (name, hashlib.sha256(data).hexdigest())  # the bytes parsed, whatever happened
         font = font_cache.load(name, data, key[1])
         if len(_PARSED) > 64:  # bounded: a long-running process that sees many fonts
             _PARSED.clear()
@@ -427,12 +431,22 @@ def _register(name: str, path: Path, spec_file: Path, line: int | None, shaped: 
         ) from None
     pdfmetrics.registerFont(font)
     face = font.face
-    cmap = frozenset(c for c in face.charToGlyph if not 0xE000 <= c <= 0xF8FF or not shaped)
-    # with the characters every face covers, so a text with a line break is found whole by
-    # `missing`'s one set operation (a card text has line breaks; covers() is unchanged)
     return Face(
-        name, path, face.ascent / 1000, abs(face.descent) / 1000, cmap | _ALWAYS_CODES, shaped
+        name, path, face.ascent / 1000, abs(face.descent) / 1000, _cmap(font, shaped), shaped
     )
+
+
+def _cmap(font: TTFont, shaped: bool) -> frozenset[int]:
+    """The characters a parsed font maps (without the private-use area, for a shaped face), kept
+    with the parsed font: tens of thousands of code points for a CJK face, for every command.
+    With the characters every face covers, so a text with a line break is found whole by
+    `missing`'s one set operation (a card text has line breaks; covers() is unchanged)."""
+    kept: dict[bool, frozenset[int]] = font.__dict__.setdefault("_pnp_cmaps", {})
+    if shaped not in kept:
+        kept[shaped] = _ALWAYS_CODES | frozenset(
+            c for c in font.face.charToGlyph if not 0xE000 <= c <= 0xF8FF or not shaped
+        )
+    return kept[shaped]
 
 
 def font_spec(fonts_dir: Path) -> Path:
