@@ -14,6 +14,8 @@ from conftest import run_pnp, spawn_pnp
 from generator import session
 from generator.cache import store, yaml_cache
 from generator.check import accepted
+from generator.errors import ContentError
+from generator.i18n import segments
 from generator.load import glossary, yamlload
 from generator.load.glossary import load_glossary
 from generator.load.yamlload import load_yaml
@@ -218,3 +220,51 @@ def test_every_cache_module_goes_through_the_store():
         assert kind in text, rel
         assert "XDG_CACHE_HOME" not in text and "Path.home()" not in text, rel
         assert "scandir" not in text and "unlink" not in text, rel  # no eviction of its own
+
+
+def test_a_file_parsed_cleanly_before_is_known_valid_only_for_that_very_text(tmp_path, cache_dir):
+    path = tmp_path / "big.yaml"
+    text = "".join(f"key{i}: value {i}\n" for i in range(400))
+    path.write_text(text)
+    assert not yaml_cache.parsed_cleanly(path, text)  # never parsed
+    with session.new():
+        load_yaml(path)
+    assert yaml_cache.parsed_cleanly(path, text)
+    assert not yaml_cache.parsed_cleanly(path, text.replace("value 7\n", "VALUE 7\n"))
+    assert not yaml_cache.parsed_cleanly(tmp_path / "other.yaml", text)
+    broken = text + "key9: [unclosed\n"
+    path.write_text(broken)
+    with session.new(), pytest.raises(ContentError):
+        load_yaml(path)
+    assert not yaml_cache.parsed_cleanly(path, broken)
+
+
+def test_a_warm_check_does_not_compose_a_big_one_language_file_again(
+    cache_dir, monkeypatch, make_project
+):
+    items = "".join(f"  - {{id: c{i}, data: {{word: word{i}}}}}\n" for i in range(300))
+    files = dict(MINI)
+    files["content/mini/components/cards.yaml"] = (
+        "id: cards\nname: Cards\nsize: poker\nlayout: mini/card\nitems:\n" + items
+    )
+    root = make_project(files)
+    run_pnp(root, "check", check=True)  # fills the model and the parsed YAML
+    composed: list[str] = []
+    real = segments._compose
+
+    def counted(path, text=None):
+        composed.append(path.name)
+        return real(path, text)
+
+    monkeypatch.setattr(segments, "_compose", counted)
+    run_pnp(root, "check", check=True)
+    assert "cards.yaml" not in composed
+    # an edit (still one language) is parsed by the loader again: valid, and not composed
+    cards = root / "content/mini/components/cards.yaml"
+    cards.write_text(cards.read_text().replace("word7}", "seven}"))
+    run_pnp(root, "check", check=True)
+    assert "cards.yaml" not in composed
+    # a file that could hold per-language strings is still composed and read for them
+    cards.write_text(cards.read_text().replace("{word: seven}", "{word: {en: seven}}"))
+    run_pnp(root, "check", check=True)
+    assert "cards.yaml" in composed

@@ -56,6 +56,20 @@ def get(path: Path, text: str, what: str = "yaml") -> Any | None:
         return None
 
 
+def parsed_cleanly(path: Path, text: str) -> bool:
+    """load_yaml parsed this very text of `path` without error before (its entry is here): the
+    text is valid YAML, known without composing it again (a warm check's segments scan asks
+    this of a 10,000-card file it only needs to know is valid and holds no per-language
+    string)."""
+    if not _worth_keeping(text, "yaml"):
+        return False
+    entry = _entry(path, text, "yaml")[0]
+    if entry is None or not entry.is_file():
+        return False
+    store.used(entry)
+    return True
+
+
 def put(path: Path, text: str, parsed: Any, what: str = "yaml") -> None:
     """Keep what `what` made of `text` (a file it read without error)."""
     if not _worth_keeping(text, what) or parsed is None:

@@ -33,6 +33,7 @@ from pathlib import Path
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from generator.cache import yaml_cache
 from generator.errors import ContentError
 from generator.load import sheets
 from generator.load.content import GameContent
@@ -167,8 +168,10 @@ def yaml_segments(content: GameContent, source: str) -> list[Segment]:
     out: list[Segment] = []
     for path in yaml_files(content):
         text = read_text(path)
-        if parsed_before(path, text) and not _may_have_strings(text, source):
-            continue  # valid YAML (the loader parsed it) with no per-language string
+        if not _may_have_strings(text, source) and (
+            parsed_before(path, text) or yaml_cache.parsed_cleanly(path, text)
+        ):
+            continue  # valid YAML (the loader parsed it, now or before) with no per-language string
         out += walk_yaml(path, _compose(path, text)[1], content, source)
     return out
 
