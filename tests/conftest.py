@@ -134,6 +134,22 @@ def without_rulebooks(root: Path, game: str) -> None:
     shutil.rmtree(root / "content" / game / "rules")
 
 
+def composed_files(monkeypatch) -> list[str]:
+    """The names of the YAML files the segments scan composes from now on (a spy on
+    segments._compose), in order: a test of what the scan reads again and what it spares."""
+    from generator.i18n import segments
+
+    composed: list[str] = []
+    compose = segments._compose
+
+    def counting(path, text=None):
+        composed.append(path.name)
+        return compose(path, text)
+
+    monkeypatch.setattr(segments, "_compose", counting)
+    return composed
+
+
 # The cyclic collector is off while run_pnp runs a command, and while a shared build is made:
 # a pnp process is short and frees nearly everything by reference counting (it turns the
 # collector off itself while it loads and checks), but the test process runs hundreds of

@@ -9,13 +9,12 @@ import os
 import time
 
 import pytest
-from conftest import run_pnp, spawn_pnp
+from conftest import composed_files, run_pnp, spawn_pnp
 
 from generator import session
 from generator.cache import store, yaml_cache
 from generator.check import accepted
 from generator.errors import ContentError
-from generator.i18n import segments
 from generator.load import glossary, yamlload
 from generator.load.glossary import load_glossary
 from generator.load.yamlload import load_yaml
@@ -249,14 +248,7 @@ def test_a_warm_check_does_not_compose_a_big_one_language_file_again(
     )
     root = make_project(files)
     run_pnp(root, "check", check=True)  # fills the model and the parsed YAML
-    composed: list[str] = []
-    real = segments._compose
-
-    def counted(path, text=None):
-        composed.append(path.name)
-        return real(path, text)
-
-    monkeypatch.setattr(segments, "_compose", counted)
+    composed = composed_files(monkeypatch)
     run_pnp(root, "check", check=True)
     assert "cards.yaml" not in composed
     # an edit (still one language) is parsed by the loader again: valid, and not composed

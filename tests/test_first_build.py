@@ -8,6 +8,7 @@ import gc
 from types import SimpleNamespace
 
 import pytest
+from conftest import composed_files
 
 from generator import session
 from generator.commands import cli
@@ -103,14 +104,7 @@ def test_segments_are_the_same_when_loaded_files_are_not_composed_again(tmp_path
     for name, text in files.items():
         (tmp_path / name).write_text(text)
     content = SimpleNamespace(dir=tmp_path)
-    composed: list[str] = []
-    compose = seg_mod._compose
-
-    def counting(path, text=None):
-        composed.append(path.name)
-        return compose(path, text)
-
-    monkeypatch.setattr(seg_mod, "_compose", counting)
+    composed = composed_files(monkeypatch)
 
     def segments():
         found = seg_mod.yaml_segments(content, "en")  # type: ignore[arg-type]
