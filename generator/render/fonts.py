@@ -363,8 +363,8 @@ class FontBook:
     def parse_all(self) -> None:
         """Parse every face now: before forking workers that would each parse what they need."""
         for faces in self.families.values():
-            for _ in faces.values():
-                pass
+            for style in faces:
+                faces[style]  # a face is parsed when first asked for (_Faces)
 
     def parsed(self) -> list[Face]:
         """The faces this book has parsed so far (every font a PDF drawn with it embeds)."""
