@@ -160,3 +160,29 @@ def test_one_name_template_of_a_missing_name_is_still_an_error():
         templating.render("{{ nope }}", {"title": "a"})
     with pytest.raises(ContentError, match="mapping"):
         templating.render("{{ x }}", {"x": {"eng": "a"}})
+
+
+def test_a_face_the_store_cannot_keep_is_checked_without_setting_its_text(
+    make_project, monkeypatch
+):
+    """The store of face layouts is bounded (engine._KEPT); a face it cannot keep is laid out
+    again when printed, so its check measures where its text goes (the findings need that)
+    without setting the lines for a drawing that will never read them. Same findings."""
+    root = _project(make_project, body_of_d="word " * 200)  # d's body overflows
+    everything_kept = run_pnp(root, "check", "--format", "json")
+    assert everything_kept.returncode == 1 and '"text-overflow"' in everything_kept.stdout
+
+    made: Counter = Counter()
+
+    class CountedSetText(text_box.SetText):
+        __slots__ = ()
+
+        def __init__(self, fitted, faces, box, r, rtl=False) -> None:
+            made[box.id] += 1
+            super().__init__(fitted, faces, box, r, rtl)
+
+    monkeypatch.setattr(text_box, "SetText", CountedSetText)
+    monkeypatch.setattr(engine, "_KEPT", 1)  # room for the first face only: item a's front
+    one_kept = run_pnp(root, "check", "--format", "json")
+    assert (one_kept.returncode, one_kept.stdout) == (1, everything_kept.stdout)
+    assert made == {"title": 1, "body": 1, "cost": 1}, made

@@ -62,11 +62,12 @@ class FaceLayout:
     it, so within a command a face is laid out once however often it is checked or drawn
     (copies, papers, exports). Holds no context: the frame that reads it brings its own."""
 
-    __slots__ = ("content", "spots")
+    __slots__ = ("content", "kept", "spots")
 
     def __init__(self, content: Any, spots: list) -> None:
         self.content = content
         self.spots = spots
+        self.kept = False  # whether the command's store holds it (read again by printing)
 
 
 class Contexts:
@@ -245,10 +246,14 @@ class FaceRenderer(Contexts):
         # A failed placement is raised (or said) afresh each time: its error is not shared.
         if keep and key is not None and not failed and len(store) < _KEPT:
             store[key] = laid
+            laid.kept = True
         return laid
 
-    def placed(self, frame: Frame, laid: FaceLayout, on_error) -> Iterator[Placed]:
-        """The shown boxes of a face layout, placed in `frame` (what the walk gives)."""
+    def placed(
+        self, frame: Frame, laid: FaceLayout, on_error, remember: bool = True
+    ) -> Iterator[Placed]:
+        """The shown boxes of a face layout, placed in `frame` (what the walk gives). Without
+        `remember`, a box's kind keeps nothing in its spot (no reader comes back to it)."""
         boxes = self.layouts.get(frame.layout).boxes
         for spot in laid.spots:
             if type(spot) is tuple:
@@ -262,7 +267,7 @@ class FaceRenderer(Contexts):
                 spot.angle,
                 spot.transform,
                 spot.label,
-                spot,
+                spot if remember else None,
             )
 
     def draw_frame(self, canvas, frame: Frame) -> None:
@@ -326,7 +331,10 @@ class FaceRenderer(Contexts):
         def on_error(frame: Frame, index: int, label: str, exc: ContentError) -> None:
             findings.append(box_finding(self, frame, index, label, exc))
 
-        for placed in self.placed(frame, self.lay_out(frame, keep=True), on_error):
+        laid = self.lay_out(frame, keep=True)
+        # A face the store is too full to keep is laid out again when printed: what its boxes
+        # would keep for printing (a text's set lines, not needed for the findings) is not made.
+        for placed in self.placed(frame, laid, on_error, remember=laid.kept):
             shown.append(placed)
             box = placed.box
             kind = KINDS[box.kind]
