@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from pathlib import Path
 
 import pytest
 from conftest import composed_files, run_pnp, spawn_pnp
@@ -180,6 +181,34 @@ def test_one_key_scheme_and_an_owner_keeps_only_its_newest_entry(cache_dir):
     assert not old.exists() and store.read(new) == b"two"
     assert store.read(other) == b"other"
     assert store.read(old) is None  # a miss, never an error
+
+
+def test_an_owners_entry_from_an_earlier_process_goes_and_the_folder_is_listed_once(
+    cache_dir, monkeypatch
+):
+    """A new process (nothing listed yet) drops the entry an earlier one left for the same
+    owner; after that, writing lists the folder no more (it held up to 20,000 entries)."""
+    monkeypatch.setattr(store, "_OWNED", {})
+    owner = store.key("/project/cards.yaml", "en", length=16)
+    earlier = store.entry("digests", store.key("v1"), owner=owner)
+    assert earlier is not None
+    earlier.parent.mkdir(parents=True)
+    earlier.write_bytes(b"old")  # as an earlier pnp command left it
+    listed = []
+    scandir = os.scandir
+
+    def counted(path):
+        listed.append(path)
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", counted)
+    for version in ("v2", "v3", "v4"):
+        newer = store.entry("digests", store.key(version), owner=owner)
+        store.write("digests", newer, version.encode(), owner=owner)
+    assert [p.name for p in (cache_dir / "digests").iterdir()] == [newer.name]
+    owner_lists = [p for p in listed if Path(p) == cache_dir / "digests"]
+    # once for the owners, once for the eviction rule on this process's first write
+    assert len(owner_lists) == 2, listed
 
 
 def test_eviction_drops_the_least_recently_used_half(cache_dir, monkeypatch):

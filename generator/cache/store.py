@@ -10,7 +10,8 @@ the entry depends on (the kind's callers name the parts; every kind but `fonts` 
 `code_digest()`, pnp's own code and data, so a new pnp never reads an old entry; a parsed font
 depends on the font's bytes, ReportLab's version and the font cache's format only). An entry
 about one thing that changes (a game's model, a file's strings) also names its owner, a digest
-of that thing: `<owner>-<key><suffix>`, and writing it drops the owner's older entries.
+of that thing: `<owner>-<key><suffix>`, and writing it drops the owner's older entries (the
+folder is listed once per process, `_owned`).
 
 One eviction rule. Each kind keeps at most KINDS[kind].keep entries: past that, the least
 recently used half goes (by modification time; a read that hits refreshes it). It runs on a
@@ -127,13 +128,35 @@ def write(kind: str, path: Path | None, data: bytes, owner: str | None = None) -
         return
     try:
         if owner:
-            for old in path.parent.glob(f"{owner}-*"):
-                if old != path:
-                    old.unlink(missing_ok=True)  # one entry per owner: the newest
+            names = _owned(path.parent).setdefault(owner, set())
+            for name in names - {path.name}:  # one entry per owner: the newest
+                (path.parent / name).unlink(missing_ok=True)
+            names.clear()
         fsio.write_bytes(path, data)
     except OSError:
         return  # a read-only or full disk: no cache, same results
+    if owner:
+        names.add(path.name)
     wrote(kind)
+
+
+# Per folder, its entries' names by owner, listed once in a process: finding an owner's older
+# entries by listing a folder of up to 20,000 entries on every write cost a test run 3 % of its
+# CPU. An entry another process writes meanwhile is not known here: an older one of an owner
+# can then stay until eviction, never read (an entry is found by its whole key).
+_OWNED: dict[Path, dict[str, set[str]]] = {}
+
+
+def _owned(where: Path) -> dict[str, set[str]]:
+    known = _OWNED.get(where)
+    if known is None:
+        known = _OWNED[where] = {}
+        with contextlib.suppress(OSError):
+            for e in os.scandir(where):
+                owner, dash, _ = e.name.partition("-")
+                if dash:
+                    known.setdefault(owner, set()).add(e.name)
+    return known
 
 
 _WRITES: dict[str, int] = {}
@@ -169,6 +192,7 @@ def evict(kind: str, keep: int | None = None) -> int:
             return 0
 
     entries.sort(key=last_use)
+    _OWNED.pop(where, None)  # listed afresh when next needed
     gone = 0
     for e in entries[: len(entries) - limit // 2]:
         with contextlib.suppress(OSError):
@@ -211,5 +235,6 @@ def clear(kinds: list[str] | None = None) -> tuple[int, int]:
             continue
         if usage.folder is not None and usage.folder.is_dir() and not usage.folder.is_symlink():
             shutil.rmtree(usage.folder, ignore_errors=True)
+            _OWNED.pop(usage.folder, None)
             gone, freed = gone + usage.entries, freed + usage.bytes
     return gone, freed
