@@ -357,16 +357,24 @@ def digest_tree(h, root: Path) -> None:
     folder, its size, and its content. A big file's content digest is kept (big_digest) under
     its inode, size, modification time and change time: an edit that restores size and mtime
     still changes the ctime. Never a FIFO, a device or a symlink out (hash_into)."""
+    top = str(root) + os.sep
+    real_top = os.path.join(os.path.realpath(root), "")
     for path in used_files(root):
+        name = str(path)
         try:
-            info = path.stat()
+            info = os.lstat(name)
+            # The walk enters no symlinked folder, so a file that is no symlink itself is where
+            # the real root puts it: no component-by-component realpath per file.
+            real = real_top + name[len(top) :] if name.startswith(top) else None
+            if stat.S_ISLNK(info.st_mode):
+                info, real = path.stat(), None  # followed: its target's size and state
         except OSError:
             continue
         h.update(f"\0{path.relative_to(root)}\0{info.st_size}\0".encode())
         if info.st_size > BIG_INPUT:
             h.update(big_digest(path, info).encode())
         else:
-            h.update(_small_digest(path, info))
+            h.update(_small_digest(path, info, real))
 
 
 # The content digests of small inputs by file state, for this process: a watch loop or a test
@@ -374,11 +382,13 @@ def digest_tree(h, root: Path) -> None:
 _SMALL_DIGESTS: dict[tuple, bytes] = {}
 
 
-def _small_digest(path: Path, info: os.stat_result) -> bytes:
+def _small_digest(path: Path, info: os.stat_result, real: str | None = None) -> bytes:
     """hash_into's digest of a small input, read once per state of the file (see big_digest: an
     edit changes the ctime, which cannot be set back). A symlink out of the project or a file
-    that is not regular is not kept: its marker is worked out each time."""
-    real = os.path.realpath(path)
+    that is not regular is not kept: its marker is worked out each time. `real`: the file's
+    real path when the caller knows it."""
+    if real is None:
+        real = os.path.realpath(path)
     state = (real, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
     kept = _SMALL_DIGESTS.get(state)
     if kept is not None and not _escapes(path, real):
