@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import yaml
-from conftest import ROOT, only_languages, run_pnp, without_rulebooks
+from conftest import ROOT, only_languages, python_tree, run_pnp, without_rulebooks
 
 GENERATOR = ROOT / "generator"
 
@@ -68,7 +68,7 @@ def _strings(node: ast.AST, names: dict[str, set[str]]) -> set[str]:
 def label_uses(source: str, labels: set[str]) -> list[tuple[int, str]]:
     """Lines where code acts on a component's kind: compares, matches or looks up
     `*.model.kind`, or compares any `kind` with a component label ('card', 'tile'...)."""
-    tree = ast.parse(source)
+    tree = python_tree(source)
     names: dict[str, set[str]] = {}
     for stmt in tree.body:
         if isinstance(stmt, ast.Assign):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from conftest import ROOT
+from conftest import ROOT, python_tree
 
 from generator.check.numbers import find_numbers
 from generator.load import languages
@@ -25,7 +25,7 @@ def _code_strings(path: Path) -> list[tuple[int, str]]:
     """Places where code branches on a language code: a comparison with one (`lang == "ko"`,
     `lang in ("es", "en")`), a match case on one, or a table keyed by one (`{"es": ...}`)."""
     out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(python_tree(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Compare) and any(
             _is_code(n) for n in (node.left, *node.comparators)
         ):

@@ -15,14 +15,13 @@ variable `players`) are not game data. `[가-힣]+` spells no word.
 from __future__ import annotations
 
 import ast
-import functools
 import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 import yaml
-from conftest import ROOT
+from conftest import ROOT, python_tree
 
 from generator.load import model
 from generator.render import boxes
@@ -105,12 +104,7 @@ def format_words() -> set[str]:
 
 def _tree(path: Path) -> ast.Module:
     """A module parsed once for both passes (its names, then its literals)."""
-    return _parsed(path.read_text(), str(path))
-
-
-@functools.cache
-def _parsed(text: str, name: str) -> ast.Module:
-    return ast.parse(text, name)
+    return python_tree(path.read_text())
 
 
 def code_names(paths: list[Path]) -> set[str]:

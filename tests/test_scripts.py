@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import ROOT, kit_rulebook, run_pnp
+from conftest import ROOT, kit_rulebook, python_tree, run_pnp
 
 DPI = 300
 
@@ -214,7 +214,7 @@ def _script_literals(source: str) -> list[tuple[int, str]]:
     def in_script(code: int) -> bool:
         return any(lo <= code <= hi for lo, hi in ranges)
 
-    tree = ast.parse(source)
+    tree = python_tree(source)
     docstrings = {
         id(node.body[0].value)
         for node in ast.walk(tree)
