@@ -93,7 +93,13 @@ class Outline:
         ux, uy = dx / n, dy / n
         if self.kind == "ellipse":
             a, b = self.w / 2, self.h / 2
-            return 1.0 / math.sqrt((ux / a) ** 2 + (uy / b) ** 2)
+            if (ux and a <= 0) or (uy and b <= 0):
+                return 0.0  # flattened to a line (or a point): nothing reaches off it
+            x, y = (ux / a if ux else 0.0), (uy / b if uy else 0.0)
+            try:
+                return 1.0 / math.sqrt(x**2 + y**2)
+            except OverflowError:  # a semi-axis like 1e-190 mm: its inverse's square is too big
+                return 1.0 / math.hypot(x, y)
         cx, cy = self.centre
         pts = self.points()
         best = 0.0
