@@ -93,7 +93,7 @@ class Outline:
         ux, uy = dx / n, dy / n
         if self.kind == "ellipse":
             a, b = self.w / 2, self.h / 2
-            if (ux and a <= 0) or (uy and b <= 0):
+            if (ux and a == 0) or (uy and b == 0):
                 return 0.0  # flattened to a line (or a point): nothing reaches off it
             x, y = (ux / a if ux else 0.0), (uy / b if uy else 0.0)
             try:
