@@ -98,8 +98,10 @@ def bench_watch(root: Path) -> tuple[float, float]:
         env=_env(),
     )
     try:
-        for line in watcher.stdout:  # the first cycle: everything built once
-            if "open http://" in line:
+        # the first cycle: everything built once (the URL is printed before it, with a
+        # placeholder page, so its end is the "rebuilt in" line)
+        for line in watcher.stdout:
+            if "rebuilt in" in line:
                 break
         faces = root / "output/dogfight/preview/faces"
         before = set(os.listdir(faces))
