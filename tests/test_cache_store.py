@@ -50,7 +50,17 @@ def test_every_kind_lives_in_the_one_folder_and_info_counts_it(make_project, cac
     # a deck big enough (4 KB of YAML) for its parsed file to be kept too
     items = "".join(f"  - {{id: c{i}, data: {{word: word{i}}}}}\n" for i in range(150))
     cards = "id: cards\nname: Cards\nsize: poker\nlayout: mini/card\nitems:\n" + items
-    root = make_project(dict(MINI, **{"content/mini/components/cards.yaml": cards}))
+    # and a band that stops at the trim, so the no-bleed check draws a sample
+    layout = MINI["content/mini/layouts/mini/card.yaml"] + (
+        '  - {id: band, kind: rect, x: 0, y: 0, w: 100%, h: 4, fill: "#203060"}\n'
+    )
+    root = make_project(
+        dict(
+            MINI,
+            **{"content/mini/components/cards.yaml": cards},
+            **{"content/mini/layouts/mini/card.yaml": layout},
+        )
+    )
     before = _info(root)
     assert before["folder"] == str(cache_dir)
     assert {k["kind"]: k["entries"] for k in before["kinds"]} == dict.fromkeys(store.KINDS, 0)
@@ -59,7 +69,8 @@ def test_every_kind_lives_in_the_one_folder_and_info_counts_it(make_project, cac
     after = _info(root)
     entries = {k["kind"]: k["entries"] for k in after["kinds"]}
     # a check loads the model (kept), parses and digests the component file per language,
-    # compiles the card's template and parses the fonts: each kept in its kind's folder
+    # compiles the card's template, parses the fonts and samples the band's edges: each kept
+    # in its kind's folder
     assert all(entries[kind] > 0 for kind in store.KINDS), entries
     on_disk = {p.name for p in cache_dir.iterdir()}
     assert on_disk == set(store.KINDS)

@@ -7,6 +7,7 @@ written into one private project per module and checked in-process (`check_game`
 
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 
@@ -199,6 +200,28 @@ def test_no_bleed_is_quiet_when_the_art_runs_into_the_bleed(root):
         """,
     )
     assert findings(root, "bleeds", "no-bleed") == []
+
+
+def test_no_bleed_answers_are_kept_until_what_they_draw_changes(root, monkeypatch):
+    """A second check of an unchanged game reads each sample's answer from the user's cache
+    (nothing drawn) and finds the same; an edited layout is drawn and sampled again."""
+    from generator import session
+    from generator.check import bleed
+
+    band = '- {id: band, kind: rect, x: 0, y: 0, w: 100%, h: 20mm, fill: "#203060"}\n'
+    make_game(root, "kept", band)
+    (first,) = findings(root, "kept", "no-bleed")
+    drawn = []
+    sample = bleed._sample
+    monkeypatch.setattr(bleed, "_sample", lambda *a: drawn.append(a) or sample(*a))
+    (again,) = findings(root, "kept", "no-bleed")
+    assert drawn == [] and again.as_dict() == first.as_dict()
+    layout = root / "templates/layouts/kept/face.yaml"
+    layout.write_text(layout.read_text().replace("w: 100%", "w: 50mm"))  # off the right edge
+    with session.new():  # a new command: the layouts read again
+        (moved,) = findings(root, "kept", "no-bleed")
+    assert len(drawn) == 1 and "right" not in moved.message and "left" in moved.message
+    assert list((Path(os.environ["PNP_CACHE_DIR"]) / "samples").glob("*.json"))
 
 
 def test_near_trim_text_and_rules(root):

@@ -48,6 +48,7 @@ KINDS: dict[str, Kind] = {
     "templates": Kind("compiled Jinja templates (by their source)", 4000),
     "content": Kind("digests of big files' bytes (by device, inode, size, mtime, ctime)", 20_000),
     "yaml": Kind("parsed YAML files, validated glossaries and acceptances (by text)", 2000),
+    "samples": Kind("no-bleed samples of faces' edges (one per game, by what they draw)", 200),
 }
 
 

@@ -8,18 +8,25 @@ an edge, is a finding.
 
 Kept cheap for `pnp check`: only boxes near the trim are drawn, only in the game's first
 language (art rarely depends on it), at 100 dpi; faces whose near-trim boxes look the same
-(same kind, place, resolved settings, art files and SVG text) are sampled once.
+(same kind, place, resolved settings, art files and SVG text) are sampled once. A sample's
+answer is kept in the user's cache (kind `samples`, one entry per game), keyed by what it draws
+and by everything around it (pnp's code, the layouts, the fonts, the game's art: the rulebook
+pictures' `world_digest`), so a check of an unchanged game draws nothing and does not even
+import the SVG and PDF libraries the drawing needs; the findings are made afresh each time.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from generator import session
+from generator.cache import store
 from generator.errors import ContentError, Finding, rel
 from generator.load import templating
 from generator.load.content import ComponentSpec, GameContent, ItemSpec
@@ -28,6 +35,7 @@ from generator.render.boxes.base import Frame, Placed, Rect, bounds, colour
 from generator.render.boxes.image import art_path, svg_ctx
 from generator.render.boxes.line import ends
 from generator.render.engine import FaceRenderer
+from generator.rulebook.figures import world_digest
 from generator.units import MM
 
 DPI = 100
@@ -49,7 +57,7 @@ def check(content: GameContent, bleed_of) -> list[Finding]:
         renderer = FaceRenderer(content, lang)
     except ContentError:
         return []  # check_faces reports it
-    seen: dict[str, tuple[str, str] | None] = {}
+    samples = _Samples(content)
     fills: dict[str, bool] = {}
     out: list[Finding] = []
     for comp in content.components:
@@ -70,7 +78,7 @@ def check(content: GameContent, bleed_of) -> list[Finding]:
                     if _fills_bleed(renderer, layout, fills):
                         continue  # known before the item's data is read
                     ctx = renderer.context(comp, data_item)
-                    found = _face(renderer, comp, layout, ctx, bleed, seen)
+                    found = _face(renderer, comp, layout, ctx, bleed, samples)
                 except ContentError:
                     continue  # check_faces reports content errors; this check only samples ink
                 if found is None:
@@ -93,7 +101,42 @@ def check(content: GameContent, bleed_of) -> list[Finding]:
                         },
                     )
                 )
+    samples.save()
     return out
+
+
+class _Samples:
+    """The game's sample answers: this check's by key, else those the user's cache keeps for
+    the game (one entry per game, its owner, named by the game's world: code, layouts, fonts,
+    art), else drawn. Saved, with the answers this check asked for only, when one was drawn."""
+
+    def __init__(self, content: GameContent) -> None:
+        self.owner = store.key(str(content.project.root), content.id, length=16)
+        world = store.key(world_digest(content), VERSION)
+        self.path = store.entry("samples", world, owner=self.owner, suffix=".json")
+        self.stored: dict[str, Any] = {}
+        with contextlib.suppress(ValueError):
+            kept = json.loads(store.read(self.path) or b"{}")
+            self.stored = kept if isinstance(kept, dict) else {}
+        self.asked: dict[str, tuple[str, str] | None] = {}
+        self.drawn = False
+
+    def answer(self, key: str, draw: Callable[[], tuple[str, str] | None]):
+        if key in self.asked:
+            return self.asked[key]
+        kept = self.stored.get(key, False)
+        if kept is None or (type(kept) is list and len(kept) == 2):
+            answer = None if kept is None else (str(kept[0]), str(kept[1]))
+        else:  # not kept (or not an answer this pnp wrote)
+            answer = draw()
+            self.drawn = True
+        self.asked[key] = answer
+        return answer
+
+    def save(self) -> None:
+        if self.drawn:
+            data = json.dumps(self.asked, sort_keys=True).encode()
+            store.write("samples", self.path, data, owner=self.owner)
 
 
 def _fills_bleed(renderer: FaceRenderer, layout_name: str, fills: dict[str, bool]) -> bool:
@@ -165,7 +208,7 @@ def _face(
     layout_name: str,
     ctx: dict,
     bleed: float,
-    seen: dict[str, tuple[str, str] | None],
+    samples: _Samples,
 ) -> tuple[str, str] | None:
     w, h = comp.size_pt
     frame = Frame(layout_name, ctx, w, h, bleed, face=(w, h))
@@ -189,10 +232,9 @@ def _face(
         src = getattr(p.box, "src", None)
         if src:
             digest.update(_file_digest(renderer.content.dir / renderer.text(src, ctx)).encode())
-    key = digest.hexdigest()
-    if key not in seen:
-        seen[key] = _sample(renderer, frame, layout.background, near)
-    return seen[key]
+    return samples.answer(
+        digest.hexdigest(), lambda: _sample(renderer, frame, layout.background, near)
+    )
 
 
 def _paper_like(value: str) -> bool:
