@@ -58,7 +58,8 @@ def _project(make_project, body_of_d: str = "The last card"):
 
 @pytest.fixture
 def counted(monkeypatch):
-    """Counts of the walk over each face and of the text layouts, by (layout, item)."""
+    """Counts of the walk over each face, by (layout, item), and of its text layouts, by
+    (item, box)."""
     walks: Counter = Counter()
     texts: Counter = Counter()
     places = engine.places
@@ -68,14 +69,15 @@ def counted(monkeypatch):
         walks[frame.layout, face[1] if face else None] += 1
         return places(renderer, frame, on_error)
 
-    fit = text_box._fit_text
+    fit = text_box.fit_text
 
-    def counting_fit(renderer, box, r, text):
-        texts[box.id, text] += 1
-        return fit(renderer, box, r, text)
+    def counting_fit(renderer, box, r, ctx):
+        face = getattr(ctx, "face", None)
+        texts[face[1] if face else None, box.id] += 1
+        return fit(renderer, box, r, ctx)
 
     monkeypatch.setattr(engine, "places", counting_places)
-    monkeypatch.setattr(text_box, "_fit_text", counting_fit)
+    monkeypatch.setattr(text_box, "fit_text", counting_fit)
     return walks, texts
 
 
@@ -90,7 +92,8 @@ def test_print_lays_each_face_out_once(make_project, counted):
         **{("t/card", item): 1 for item, *_ in ITEMS},
         ("t/back", None): 1,
     }
-    assert texts, "no text was laid out"
+    boxes = ("title", "body", "cost")
+    assert set(texts) == {(i, b) for i, *_ in ITEMS for b in boxes} | {(None, "name")}
     assert max(texts.values()) == 1, [k for k, n in texts.items() if n > 1]
     # everything was drawn: each copy's title is on the sheet
     pdf = pdfium.PdfDocument(str(root / "output/g/en/cards-a4.pdf"))
@@ -186,3 +189,25 @@ def test_a_face_the_store_cannot_keep_is_checked_without_setting_its_text(
     one_kept = run_pnp(root, "check", "--format", "json")
     assert (one_kept.returncode, one_kept.stdout) == (1, everything_kept.stdout)
     assert made == {"title": 1, "body": 1, "cost": 1}, made
+
+
+def test_text_drawn_without_the_checks_layout_writes_the_same_file(make_project, monkeypatch):
+    """`pnp print` draws each text from the lines the check set (SetText); `print --force`
+    skips the passed check and writes plain words straight from their layout, setting no
+    lines: the same file, byte for byte."""
+    root = _project(make_project)
+    made: Counter = Counter()
+    set_text = text_box.SetText
+
+    def counting(fitted, *args, **kwargs):
+        made[fitted.text] += 1
+        return set_text(fitted, *args, **kwargs)
+
+    monkeypatch.setattr(text_box, "SetText", counting)
+    run_pnp(root, "print", "-j", "1", check=True)
+    checked = (root / "output/g/en/cards-a4.pdf").read_bytes()
+    assert made["Alpha"] == 1 and made["BACK"] == 1  # set once, by the check
+    made.clear()
+    run_pnp(root, "print", "--force", "-j", "1", check=True)
+    assert not made, made  # no check this time, and no set lines
+    assert (root / "output/g/en/cards-a4.pdf").read_bytes() == checked

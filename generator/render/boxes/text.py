@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import getFont as get_font
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import session
 from generator.errors import Finding
 from generator.load.boxes import TextBox
 from generator.render import art, shaping, textflow
@@ -29,7 +27,6 @@ from generator.render.boxes.base import (
 if TYPE_CHECKING:
     from generator.render.engine import FaceRenderer
 
-_KEPT = 1024  # text layouts kept for other faces (a face keeps its own in its face layout)
 _HTML_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(\s[^<>]*)?/?>")
 
 
@@ -38,27 +35,12 @@ _HTML_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(\s[^<>]*)?/?>")
 
 def fit_text(renderer: FaceRenderer, box: TextBox, r: Rect, ctx: dict):
     """The text of `box` laid out in `r`. A face keeps its own texts in its face layout
-    (set_text); this cache serves a text that recurs on other faces (a cost, a type line, a
-    back), keyed by the box (its font, style, size, leading), the text and the box's width and
-    height. Bounded, least recently used first out: a 10,000-card deck's titles pass through
-    without pushing out the texts that recur."""
-    text = renderer.text(box.text, ctx)
-    key = (id(box), text, round(r.w, 3), round(r.h, 3))
-    store = session.current().cache("boxes.text.fits")  # shared by check and draw of a command
-    fits = store.get("lru")
-    if fits is None:
-        # An OrderedDict: a plain dict emptied from its front makes each `next(iter())` walk
-        # the deleted slots there, and a 10,000-card deck evicts at every new title.
-        fits = store["lru"] = OrderedDict()
-    hit = fits.get(key)
-    if hit is not None and hit[0] is box:  # laid out before (on another face)
-        fits.move_to_end(key)  # now the most recently used
-        return hit[1], hit[2]
-    fitted, faces = _fit_text(renderer, box, r, text)
-    if len(fits) >= _KEPT:
-        fits.popitem(last=False)
-    fits[key] = (box, fitted, faces)
-    return fitted, faces
+    (set_text); across faces the measurement is what is kept: each word's width per face
+    (fonts.Face.width, fonts.Chain.width), so a text that recurs is wrapped again from known
+    widths (microseconds) rather than kept whole. A cache of whole layouts across faces was
+    measured and dropped: a 10,000-card deck's titles and bodies (each seen once) only passed
+    through it, its bookkeeping cost more than the re-wrapping it saved (docs/performance.md)."""
+    return _fit_text(renderer, box, r, renderer.text(box.text, ctx))
 
 
 def _faces(renderer: FaceRenderer, box: TextBox) -> dict:
@@ -177,17 +159,8 @@ class SetText:
                 baseline -= size * box.leading
             self.bidi = (rtl, faces, placed)
             return
-        if fitted.lines and fitted.lines[0].words is not None:  # plain words: one run a line
-            for line, (x, _) in zip(fitted.lines, xs, strict=True):
-                pieces = []
-                if line.words:
-                    parts = face.line_runs(line.words)  # a Chain, as every box's face
-                    for face_used, piece in parts[:-1]:  # the last piece's width is not needed
-                        pieces.append((x, face_used, piece))
-                        x += face_used.width(piece, size)
-                    pieces.append((x, *parts[-1]))
-                lines.append((baseline, (), tuple(pieces)))
-                baseline -= size * box.leading
+        if _plain_words(fitted):
+            lines += _word_lines(fitted, face, xs, baseline, size * box.leading)
             return
         space = face.width(" ", size)
         for line, (x, _) in zip(fitted.lines, xs, strict=True):
@@ -222,6 +195,29 @@ class SetText:
             baseline -= size * box.leading
 
 
+def _plain_words(fitted) -> bool:
+    """Whether `fitted` is plain words (textflow.fit_words): one run a line, no icons."""
+    return bool(fitted.lines) and fitted.lines[0].words is not None
+
+
+def _word_lines(fitted, face, xs, baseline: float, step: float):
+    """The set lines of plain words (SetText.lines): each line in pieces of one face each (a
+    Chain, as every box's face), at the positions drawing writes them."""
+    size = fitted.size
+    lines = []
+    for line, (x, _) in zip(fitted.lines, xs, strict=True):
+        pieces = []
+        if line.words:
+            parts = face.line_runs(line.words)
+            for face_used, piece in parts[:-1]:  # the last piece's width is not needed
+                pieces.append((x, face_used, piece))
+                x += face_used.width(piece, size)
+            pieces.append((x, *parts[-1]))
+        lines.append((baseline, (), tuple(pieces)))
+        baseline -= step
+    return lines
+
+
 def set_text(renderer: FaceRenderer, placed: Placed) -> SetText:
     """The box's text laid out and set, once per face layout (placed.spot) in a command."""
     spot = placed.spot
@@ -235,7 +231,34 @@ def set_text(renderer: FaceRenderer, placed: Placed) -> SetText:
 
 
 def draw(renderer: FaceRenderer, canvas, placed: Placed) -> None:
-    draw_set(renderer, canvas, set_text(renderer, placed), placed.box, placed.ctx)
+    spot = placed.spot
+    if spot is None or spot.laid is None:
+        # Nothing set it before (printing with no check first, or a face past the check's
+        # store): plain words left to right, on a canvas that writes text as ReportLab does,
+        # go from their layout straight to the page, as draw_set would write them, without
+        # a SetText that no one reads again: the same bytes (tests/test_layout_once.py).
+        box = placed.box
+        fitted, faces = fit_text(renderer, box, placed.rect, placed.ctx)
+        if (
+            _plain_words(fitted)
+            and type(canvas).drawString is Canvas.drawString
+            and not shaping.is_rtl(renderer.lang)
+        ):
+            face = faces["regular"]
+            xs, baseline, _, _ = _lines(fitted, faces, box, placed.rect)
+            lines = _word_lines(fitted, face, xs, baseline, fitted.size * box.leading)
+            text = _text_object(canvas, lines, fitted.size)
+            if text is not None:
+                fill_colour(canvas, box, renderer.text(box.color, placed.ctx))
+                if text:
+                    canvas._code.append(text)
+                return
+        done = SetText(fitted, faces, box, placed.rect, shaping.is_rtl(renderer.lang))
+        if spot is not None:
+            spot.laid = done
+    else:
+        done = spot.laid
+    draw_set(renderer, canvas, done, placed.box, placed.ctx)
 
 
 def draw_fitted(renderer: FaceRenderer, canvas, fitted, faces, box: TextBox, r: Rect, ctx):
@@ -255,7 +278,10 @@ def draw_set(renderer: FaceRenderer, canvas, done: SetText, box: TextBox, ctx) -
             _draw_bidi_line(renderer, canvas, line, faces, x, baseline, size, rtl, icon_ctx)
         return
     plain = type(canvas).drawString is Canvas.drawString
-    if plain and not done.icons and _write_lines(canvas, done.lines, size):
+    text = _text_object(canvas, done.lines, size) if plain and not done.icons else None
+    if text is not None:
+        if text:
+            canvas._code.append(text)
         return
     writer = None
     font = None
@@ -283,20 +309,21 @@ def draw_set(renderer: FaceRenderer, canvas, done: SetText, box: TextBox, ctx) -
         canvas.drawText(writer)
 
 
-def _write_lines(canvas, lines, size: float) -> bool:
-    """The set lines as one text object (BT ... ET), written as ReportLab's text object writes
-    them, byte for byte (tests/test_plain_text_path.py), without its objects and calls per
-    line: a 10,000-card deck writes tens of thousands. Only for TrueType faces (ReportLab's
-    dynamic subset fonts, which every pnp face is); False, writing nothing, otherwise."""
+def _text_object(canvas, lines, size: float) -> str | None:
+    """The set lines as one text object (BT ... ET), as ReportLab's text object writes them,
+    byte for byte (tests/test_plain_text_path.py), without its objects and calls per line: a
+    10,000-card deck writes tens of thousands. "" for no text (drawing it piece by piece writes
+    no text object either); None, having written nothing, unless every face is TrueType
+    (ReportLab's dynamic subset fonts, which every pnp face is)."""
     fonts = []
     for _, _, pieces in lines:
         for _, face_used, _ in pieces:
             font = get_font(face_used.name)
             if not font._dynamicFont:
-                return False
+                return None
             fonts.append(font)
     if not fonts:
-        return True  # no text: no text object, as drawing it piece by piece writes none
+        return ""
     doc, escape = canvas._doc, canvas._escape
     size_ops = f"{fp_str(size)} Tf {fp_str(size * 1.2)} TL"  # setFont's default leading
     code = ["BT"]
@@ -317,8 +344,7 @@ def _write_lines(canvas, lines, size: float) -> bool:
                 ops.append(f"({escape(chunk)}) Tj")
             code.append(" ".join(ops))
     code.append("ET")
-    canvas._code.append(" ".join(code))
-    return True
+    return " ".join(code)
 
 
 _ICON = "\ufffc"  # an icon's place in a line's text: the object replacement character
