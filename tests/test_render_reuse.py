@@ -153,3 +153,38 @@ def test_reuse_and_replay_change_no_pixel(both):
         assert _pixels(path) == _pixels(other), f"{rel}: pixels differ"
         compared += 1
     assert compared >= 4
+
+
+def test_a_placed_back_is_written_as_the_canvas_calls_write_it(tmp_path):
+    """A common back placed without the canvas's calls (`place_clipped`: no state stack, no
+    path object) writes what saveState, clip, transform, doForm and restoreState write, for
+    either fill rule."""
+    from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
+
+    from generator.impose import faces
+    from generator.impose.grid import Rect
+
+    class Own(Canvas):  # as an export's own canvas: draw_common_back makes the calls
+        pass
+
+    placements = [
+        (Rect(21.25984, 545.6693, 187.0866, 257.9528), (1, 0, 0, 1, 29.76378, 545.6693)),
+        (Rect(0.5, 1 / 3, 100.25, 7e-5), (0, -1, 1, 0, 12.345678, 1e4)),
+    ]
+    for rule in (None, FILL_NON_ZERO):
+        ours, theirs = Canvas(str(tmp_path / "a.pdf")), Own(str(tmp_path / "b.pdf"))
+        for canvas in (ours, theirs):
+            if rule is not None:
+                canvas._fillMode = rule
+            canvas.beginForm("back-x", 0, 0, 10, 10)
+            canvas.rect(0, 0, 10, 10, fill=1)
+            canvas.endForm()
+        for clip_rect, transform in placements:
+            faces.place_clipped(ours, "back-x", clip_rect, transform)
+            theirs.saveState()
+            faces.clip(theirs, clip_rect)
+            theirs.transform(*transform)
+            theirs.doForm("back-x")
+            theirs.restoreState()
+        assert ours._code == theirs._code and ours._formsinuse == theirs._formsinuse
+        assert any(" W n" in c for c in ours._code) == (rule is not None)
