@@ -148,7 +148,8 @@ def test_text_is_written_as_reportlabs_text_object_writes_it(faces, tmp_path):
 
     from generator.load.boxes import TextBox
     from generator.render.boxes.base import Rect
-    from generator.render.boxes.text import SetText, _text_object
+    from generator.render.boxes.text import SetText
+    from generator.render.pdftext import text_object
 
     rng = random.Random(11)
     covered = sorted(c for c in faces["regular"].primary.cmap if c > 0x20 and chr(c).isalpha())
@@ -163,7 +164,7 @@ def test_text_is_written_as_reportlabs_text_object_writes_it(faces, tmp_path):
         r = Rect(5.0, 5.0, rng.uniform(40, 180), rng.uniform(20, 120))
         fitted = textflow.fit_words(text, faces, r.w, r.h, 9.0, 5.0, 1.2, True)
         done = SetText(fitted, faces, box, r)
-        written = _text_object(ours, done.lines, done.size)
+        written = text_object(ours, done.lines, done.size)
         assert written is not None
         if written:
             ours._code.append(written)
@@ -171,3 +172,31 @@ def test_text_is_written_as_reportlabs_text_object_writes_it(faces, tmp_path):
     assert ours._code == theirs._code
     fonts = {m for op in ours._code for m in re.findall(r"(/\S+) [\d.]+ Tf", op)}
     assert len(fonts) >= 3, fonts  # several faces and subsets were named along the way
+
+
+def test_a_line_drawn_by_a_chain_is_written_as_drawstring_writes_it(faces, tmp_path):
+    """`Chain.draw` (sheet labels, slot numbers) writes each run's drawString without the call:
+    the same operators and the same font settings left on the canvas, for runs in several faces
+    (fallbacks), subsets past the first 256 characters and characters PDF strings escape. A
+    canvas of an export's own (a subclass) still gets the calls."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    class Own(Canvas):  # takes ReportLab's calls
+        pass
+
+    rng = random.Random(5)
+    covered = sorted(c for c in faces["regular"].primary.cmap if c > 0x20 and chr(c).isalpha())
+    many = "".join(chr(c) for c in covered[:300]) + " (a\\b) ÀÉÎ 가나다 ДЖЯ λέξη"
+    texts = [*_texts(40), many, "Bench · Cards · en · 12/1112 · front", "가 x 나", ""]
+    ours, theirs = Canvas(str(tmp_path / "a.pdf")), Own(str(tmp_path / "b.pdf"))
+    ours.drawString = ours.setFont = lambda *a, **k: pytest.fail("a call on the plain canvas")
+    for text in texts:
+        style = rng.choice(("regular", "bold", "black"))
+        x, y, size = rng.uniform(0, 400), rng.uniform(0, 700), rng.choice((6.5, 9.0, 14.0))
+        centre = rng.random() < 0.5
+        for canvas in (ours, theirs):
+            faces[style].draw(canvas, x, y, text, size, centre)
+        assert ours._code == theirs._code, text
+        state = ("_fontname", "_fontsize", "_leading")
+        assert [getattr(ours, a) for a in state] == [getattr(theirs, a) for a in state]
+    assert sum("Tf" in op for op in ours._code) > len(texts)  # several faces and subsets

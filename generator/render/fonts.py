@@ -22,6 +22,7 @@ from pathlib import Path
 from reportlab import rl_config
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
+from reportlab.pdfgen.canvas import Canvas
 
 from generator import session
 from generator.cache import font_cache
@@ -30,7 +31,7 @@ from generator.limits import LIMITS
 from generator.load import languages
 from generator.load.project import DEFAULTS, file_digest, read_bytes
 from generator.load.yamlload import load_yaml
-from generator.render import shaping
+from generator.render import pdftext, shaping
 
 STYLES = ("regular", "bold", "black", "italic", "bold-italic")
 FAMILY_KEYS = ("name",)  # besides the styles: the family's name in rulebook CSS ("PnP Gothic")
@@ -218,7 +219,18 @@ class Chain:
                 assert isinstance(face, Face)
                 x += face.draw_run(canvas, x, y, piece, size, level % 2 == 1)
             return
-        for face, piece in self.runs(text):
+        runs = self.runs(text)
+        done = 0
+        if type(canvas) is Canvas:  # each run's drawString, written as it writes it
+            for face, piece in runs:
+                written = pdftext.text_object(canvas, [(y, (), ((x, face, piece),))], size, True)
+                if written is None:
+                    break  # not a TrueType face: the calls below, from this run on
+                canvas._fontname, canvas._fontsize, canvas._leading = face.name, size, size * 1.2
+                canvas._code.append(written)  # (setFont writes nothing for these faces)
+                x += face.width(piece, size)
+                done += 1
+        for face, piece in runs[done:]:
             canvas.setFont(face.name, size)
             canvas.drawString(x, y, piece)
             x += face.width(piece, size)

@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase.pdfmetrics import getFont as get_font
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.errors import Finding
@@ -23,6 +21,7 @@ from generator.render.boxes.base import (
     multiply,
     register,
 )
+from generator.render.pdftext import text_object
 
 if TYPE_CHECKING:
     from generator.render.engine import FaceRenderer
@@ -247,7 +246,7 @@ def draw(renderer: FaceRenderer, canvas, placed: Placed) -> None:
             face = faces["regular"]
             xs, baseline, _, _ = _lines(fitted, faces, box, placed.rect)
             lines = _word_lines(fitted, face, xs, baseline, fitted.size * box.leading)
-            text = _text_object(canvas, lines, fitted.size)
+            text = text_object(canvas, lines, fitted.size)
             if text is not None:
                 fill_colour(canvas, box, renderer.text(box.color, placed.ctx))
                 if text:
@@ -278,7 +277,7 @@ def draw_set(renderer: FaceRenderer, canvas, done: SetText, box: TextBox, ctx) -
             _draw_bidi_line(renderer, canvas, line, faces, x, baseline, size, rtl, icon_ctx)
         return
     plain = type(canvas).drawString is Canvas.drawString
-    text = _text_object(canvas, done.lines, size) if plain and not done.icons else None
+    text = text_object(canvas, done.lines, size) if plain and not done.icons else None
     if text is not None:
         if text:
             canvas._code.append(text)
@@ -307,44 +306,6 @@ def draw_set(renderer: FaceRenderer, canvas, done: SetText, box: TextBox, ctx) -
             writer = font = None
     if writer is not None:  # one text object for the whole box (BT ... ET)
         canvas.drawText(writer)
-
-
-def _text_object(canvas, lines, size: float) -> str | None:
-    """The set lines as one text object (BT ... ET), as ReportLab's text object writes them,
-    byte for byte (tests/test_plain_text_path.py), without its objects and calls per line: a
-    10,000-card deck writes tens of thousands. "" for no text (drawing it piece by piece writes
-    no text object either); None, having written nothing, unless every face is TrueType
-    (ReportLab's dynamic subset fonts, which every pnp face is)."""
-    fonts = []
-    for _, _, pieces in lines:
-        for _, face_used, _ in pieces:
-            font = get_font(face_used.name)
-            if not font._dynamicFont:
-                return None
-            fonts.append(font)
-    if not fonts:
-        return ""
-    doc, escape = canvas._doc, canvas._escape
-    size_ops = f"{fp_str(size)} Tf {fp_str(size * 1.2)} TL"  # setFont's default leading
-    code = ["BT"]
-    font_now, subset_now = None, -1
-    n = 0
-    for baseline, _, pieces in lines:
-        for x, _, piece in pieces:
-            font = fonts[n]
-            n += 1
-            code.append(f"1 0 0 1 {fp_str(x, baseline)} Tm")
-            if font is not font_now:  # a new font: its subset is named again
-                font_now, subset_now = font, -1
-            ops = []
-            for subset, chunk in font.splitString(piece, doc):
-                if subset != subset_now:
-                    ops.append(f"{font.getSubsetInternalName(subset, doc)} {size_ops}")
-                    subset_now = subset
-                ops.append(f"({escape(chunk)}) Tj")
-            code.append(" ".join(ops))
-    code.append("ET")
-    return " ".join(code)
 
 
 _ICON = "\ufffc"  # an icon's place in a line's text: the object replacement character

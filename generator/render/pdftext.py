@@ -1,0 +1,57 @@
+"""PDF text operators written as ReportLab writes them, without ReportLab's objects and calls.
+
+ReportLab sets text through a text object (`canvas.beginText`, `drawString`): a Python object,
+a state copy and several calls per line, which tens of thousands of card texts and sheet labels
+pay for. For TrueType faces (ReportLab's dynamic subset fonts: every pnp face) `text_object`
+writes the very operators those calls write (tests/test_plain_text_path.py holds it to both),
+so a file is the same, byte for byte, whichever way its text went.
+"""
+
+from __future__ import annotations
+
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase.pdfmetrics import getFont as get_font
+
+# One set line: its baseline, its icons (drawn by the caller) and its pieces, each
+# (x, face, text) in one face (a fonts.Face: anything with a ReportLab font `name`).
+Line = tuple[float, tuple, tuple]
+
+
+def text_object(canvas, lines: list[Line], size: float, line_end: bool = False) -> str | None:
+    """The pieces of `lines` as one text object (BT ... ET), each at its own origin, as a text
+    object written piece by piece writes them (setTextOrigin, setFont, the text). `line_end`:
+    end with the next-line operator, as drawString's one line does. "" for no text (drawing it
+    piece by piece writes no text object either); None, having written nothing, unless every
+    face is TrueType."""
+    fonts = []
+    for _, _, pieces in lines:
+        for _, face_used, _ in pieces:
+            font = get_font(face_used.name)
+            if not font._dynamicFont:
+                return None
+            fonts.append(font)
+    if not fonts:
+        return ""
+    doc, escape = canvas._doc, canvas._escape
+    size_ops = f"{fp_str(size)} Tf {fp_str(size * 1.2)} TL"  # setFont's default leading
+    code = ["BT"]
+    font_now, subset_now = None, -1
+    n = 0
+    for baseline, _, pieces in lines:
+        for x, _, piece in pieces:
+            font = fonts[n]
+            n += 1
+            code.append(f"1 0 0 1 {fp_str(x, baseline)} Tm")
+            if font is not font_now:  # a new font: its subset is named again
+                font_now, subset_now = font, -1
+            ops = []
+            for subset, chunk in font.splitString(piece, doc):
+                if subset != subset_now:
+                    ops.append(f"{font.getSubsetInternalName(subset, doc)} {size_ops}")
+                    subset_now = subset
+                ops.append(f"({escape(chunk)}) Tj")
+            code.append(" ".join(ops))
+    if line_end:
+        code.append("T*")
+    code.append("ET")
+    return " ".join(code)
