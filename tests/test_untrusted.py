@@ -822,14 +822,14 @@ def test_new_refuses_a_game_id_with_a_newline(tmp_path):
 # ------------------------------------------------------------------ 2. the watch server
 
 
-@pytest.fixture
-def served(tmp_path):
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
     """The watch server on a free port over a game's output folder holding a preview, a PDF,
-    a symlink to / (`leak`), a symlinked file, a FIFO and a dot file."""
-    import threading
-
+    a symlink to / (`leak`), a symlinked file, a FIFO and a dot file. One server for the
+    module's requests (they only read): stopping one waits out its half-second poll."""
     from generator.commands import watch
 
+    tmp_path = tmp_path_factory.mktemp("served")
     folder = tmp_path / "p/output/mini"
     (folder / "preview").mkdir(parents=True)
     (folder / "preview/index.html").write_text("<html>preview</html>")
@@ -841,9 +841,8 @@ def served(tmp_path):
     os.mkfifo(folder / "preview/pipe.html")
     (folder / ".pnp-cache").mkdir()
     (folder / ".pnp-cache/x.json").write_text("{}")
-    before = threading.active_count()
     server = watch.serve(folder, 0, watch.Reloads())
-    yield server.server_address[1], before
+    yield server.server_address[1]
     server.shutdown()
     server.server_close()
 
@@ -862,7 +861,7 @@ def _get(port, path, host=None):
 
 
 def test_watch_serves_the_preview_and_the_kit(served):
-    port, _ = served
+    port = served
     assert _get(port, "/preview/index.html") == (200, b"<html>preview</html>")
     assert _get(port, "/en/cards-a4.pdf", f"localhost:{port}") == (200, b"%PDF-1.7 cards")
 
@@ -882,7 +881,7 @@ def test_watch_serves_the_preview_and_the_kit(served):
     ],
 )
 def test_watch_serves_no_symlink_folder_fifo_or_escape(served, path):
-    port, _ = served
+    port = served
     status, body = _get(port, path)
     assert status in (400, 404), (status, body[:200])
     assert b"root:" not in body and b"TOP SECRET" not in body and b"Directory listing" not in body
@@ -891,14 +890,14 @@ def test_watch_serves_no_symlink_folder_fifo_or_escape(served, path):
 @pytest.mark.parametrize("host", ["evil.example:{port}", "127.0.0.1:1", "localhost", ""])
 def test_watch_refuses_a_foreign_host_header(served, host):
     """DNS rebinding: a web page's own name pointed at 127.0.0.1 sends its Host header."""
-    port, _ = served
+    port = served
     status, body = _get(port, "/preview/index.html", host.format(port=port) or " ")
     assert status == 403 and b"preview" not in body
 
 
 @pytest.mark.parametrize("path", ["/preview/%00", "/a%00b/index.html", "/%ff%fe", "/x\\..\\y"])
 def test_watch_answers_a_bad_url_with_400_and_no_traceback(served, path, capfd):
-    port, _ = served
+    port = served
     status, _body = _get(port, path)
     assert status in (400, 404)
     if "%00" in path:
