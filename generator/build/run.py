@@ -363,7 +363,7 @@ def run_timed(root: str, target: Target, options: Options) -> dict:
         if expired:  # the first stop was swallowed: end this process, saying why once
             _end_overtime(root, target, limit)
         expired.append(True)
-        signal.setitimer(signal.ITIMER_REAL, OVERTIME_GRACE)
+        signal.setitimer(signal.ITIMER_REAL, min(OVERTIME_GRACE, limit))
         raise _Overtime()
 
     previous = signal.signal(signal.SIGALRM, expire)
@@ -379,7 +379,9 @@ def run_timed(root: str, target: Target, options: Options) -> dict:
         signal.signal(signal.SIGALRM, previous)
 
 
-OVERTIME_GRACE = 5.0  # seconds a target gets to unwind after its stop before its process ends
+# Seconds a target gets to unwind after its stop before its process ends: at most as long as
+# it was allowed to run (a 0.5 s limit's target does not wait 5 s to be ended).
+OVERTIME_GRACE = 5.0
 _OVERTIME_NOTES: str | None = None  # in a pool worker: the folder where it names its overtime
 
 
