@@ -233,6 +233,32 @@ def test_the_resource_scanner_agrees_with_qpdf_on_every_stream_of_a_real_kit(min
     assert len(pdfs) >= 5 and streams >= 15
 
 
+def test_pages_sharing_one_font_dictionary_are_each_checked_against_it(tmp_path):
+    """A sheet file's pages share one indirect /Font dictionary: its names are read once, and
+    its fonts looked at once, yet a font a later page uses and the dictionary lacks is found on
+    that page, and an unembedded font in it is one problem (the first page's)."""
+    import pikepdf
+    from reportlab.pdfgen.canvas import Canvas
+
+    path = tmp_path / "pages.pdf"
+    canvas = Canvas(str(path), pagesize=(200, 200), initialFontName="Times-Roman")
+    for n in range(3):
+        canvas.drawString(10, 10, f"page {n + 1}")
+        canvas.showPage()
+    canvas.save()
+    with pikepdf.open(path, allow_overwriting_input=True) as pdf:
+        fonts = [page.obj["/Resources"]["/Font"] for page in pdf.pages]
+        assert fonts[0].is_indirect and {f.objgen for f in fonts} == {fonts[0].objgen}
+        third = pdf.pages[2].obj
+        third["/Contents"].write(third["/Contents"].read_bytes() + b" BT /F9 12 Tf ET")
+        pdf.save(path)
+    found = [str(p) for p in pdflint.lint(path)]
+    assert found == [
+        "page 1, page: font /F1 (Times-Roman) is not embedded",
+        "page 3, page: Font /F9 is used but not defined in its resources",
+    ]
+
+
 def test_lint_finds_unembedded_and_foreign_fonts(tmp_path):
     # The canvas's standard font (Times-Roman, never embedded) sits in every resource dictionary
     found = pdflint.lint(_form_pdf(tmp_path / "times.pdf", fixed=True))

@@ -131,6 +131,29 @@ class _Linter:
         self.page = 0
         self.seen_streams: set[object] = set()  # a form reused on 50 pages is linted once
         self.seen_fonts: set[object] = set()
+        self.seen_dicts: set[object] = set()  # a font or pattern dictionary every page shares
+        self.keys: dict[object, frozenset[str]] = {}  # an indirect dictionary's names
+
+    def first_time(self, dictionary: Any) -> bool:
+        """Whether the fonts or patterns of an indirect dictionary are not looked at yet: a
+        sheet file's 2,000 pages name one font dictionary (each font is looked at once anyway)."""
+        objgen = getattr(dictionary, "objgen", (0, 0))
+        if objgen == (0, 0):
+            return True
+        if objgen in self.seen_dicts:
+            return False
+        self.seen_dicts.add(objgen)
+        return True
+
+    def names(self, dictionary: Any) -> Any:
+        """The names `dictionary` defines, read once for an indirect one."""
+        objgen = getattr(dictionary, "objgen", (0, 0))
+        if objgen == (0, 0):
+            return dictionary
+        known = self.keys.get(objgen)
+        if known is None:
+            known = self.keys[objgen] = frozenset(dictionary.keys())
+        return known
 
     def add(self, where: str, message: str) -> None:
         self.problems.append(Problem(self.page, where, message))
@@ -145,16 +168,17 @@ class _Linter:
             return
         for kind, names in sorted(used.items()):
             defined = resources.get("/" + kind) or {}
+            known = self.names(defined)
             for name in sorted(names):
-                if name not in defined:
+                if name not in known:
                     self.add(where, f"{kind} {name} is used but not defined in its resources")
                 elif kind == "XObject":
                     self.xobject(defined[name], resources, f"form {name}")
         fonts = resources.get("/Font") or {}
-        for name in sorted(fonts.keys()):
+        for name in sorted(fonts.keys()) if self.first_time(fonts) else ():
             self.font(fonts[name], name, where)
         patterns = resources.get("/Pattern") or {}
-        for name in sorted(patterns.keys()):
+        for name in sorted(patterns.keys()) if self.first_time(patterns) else ():
             pattern = patterns[name]
             if pattern.get("/PatternType") == 1:  # tiling: a content stream of its own
                 self.xobject(pattern, resources, f"pattern {name}")
@@ -261,14 +285,29 @@ def names_used(data: bytes) -> dict[str, set[str]]:
     if b"BI" in code and _INLINE_IMAGE.search(code):
         return _names_used_parsed(data)
     used: dict[str, set[str]] = {}
-    # a sheet page names its few fonts hundreds of times: each distinct use is looked at once
-    for name, op, tf in set(_USES.findall(code)):
-        kind = OPERATORS[op or tf]
-        text = "/" + _HEX_ESCAPE.sub(lambda m: chr(int(m[1], 16)), name.decode("latin-1"))
-        if kind == "ColorSpace" and text in DEVICE_SPACES:
-            continue
-        used.setdefault(kind, set()).add(text)
+    # a sheet page names its few fonts hundreds of times: each distinct use is looked at once,
+    # and read once for the pages after it
+    for use in set(_USES.findall(code)):
+        found = _USE_READ.get(use)
+        if found is None:
+            if len(_USE_READ) > 4096:
+                _USE_READ.clear()
+            found = _USE_READ[use] = _read_use(*use)
+        if found:
+            used.setdefault(found[0], set()).add(found[1])
     return used
+
+
+_USE_READ: dict[tuple[bytes, bytes, bytes], tuple[str, str] | tuple[()]] = {}
+
+
+def _read_use(name: bytes, op: bytes, tf: bytes) -> tuple[str, str] | tuple[()]:
+    """(kind, "/Name") of one use of a resource; () for a device colour space (no resource)."""
+    kind = OPERATORS[op or tf]
+    text = "/" + _HEX_ESCAPE.sub(lambda m: chr(int(m[1], 16)), name.decode("latin-1"))
+    if kind == "ColorSpace" and text in DEVICE_SPACES:
+        return ()
+    return kind, text
 
 
 _FLAT_STRING = re.compile(rb"\((?:[^()\\]|\\.)*\)", re.DOTALL)  # no unescaped ( ) inside
