@@ -233,6 +233,40 @@ def test_every_guide_statement_about_files_sheets_and_counts_comes_from_the_mani
             assert not leaked, leaked
 
 
+def test_sheets_in_a_row_that_hold_the_same_are_one_line_of_the_guide(make_project):
+    """A deck of unnamed cards fills sheet after sheet alike: the guide's inventory says so in
+    one line per run of sheets ("Sheets 1–2, each"), in every language, not a page of identical
+    lines; a sheet that differs keeps its own line, and the total still counts every card."""
+    cards = "".join(f"  - {{id: c{i}, data: {{word: w{i}}}}}\n" for i in range(21))
+    root = make_project(
+        {
+            "content/mini/game.yaml": (
+                "id: mini\ntitle: Mini\nlanguages: [en, es, ko]\nprint: {papers: [a4]}\n"
+            ),
+            "content/mini/components/cards.yaml": (
+                "id: cards\nname: {en: Cards, es: Cartas, ko: 카드}\nsize: poker\n"
+                f"layout: mini/card\nitems:\n{cards}"
+            ),
+            "content/mini/layouts/mini/card.yaml": (
+                'boxes:\n  - {id: w, kind: text, text: "{{ word }}", x: 5, y: 5, w: 50, h: 10, '
+                "size: 12pt}\n"
+            ),
+        }
+    )
+    run_pnp(root, "print", "--export", "sheets", check=True)
+    expected = {  # the runs' lines, and the single sheets' lines that must not be there
+        "en": (["Sheets 1–2, each: Cards (9)", "Sheet 3: Cards (3)", "21 in all"], "Sheet {n}:"),
+        "es": (["Hojas 1–2, cada una: Cartas (9)", "Hoja 3: Cartas (3)"], "Hoja {n}:"),
+        "ko": (["1–2번째 장, 각각: 카드 (9)", "3번째 장: 카드 (3)"], " {n}번째 장:"),
+    }
+    for lang, (lines, single) in expected.items():
+        text = _text(root / f"output/mini/{lang}/guide-a4.pdf")
+        for line in lines:
+            assert line in text, (lang, line, text[-300:])
+        for n in (1, 2):
+            assert single.format(n=n) not in text, (lang, text[-300:])
+
+
 # ---------------------------------------------------------------- calibration
 
 

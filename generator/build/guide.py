@@ -619,12 +619,12 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
             # the section's title stays with its first file (never alone at a page's foot)
             block: list[Flowable] = [*inventory_title, _p(f"{Path(f.path).name}", st["head"])]
             inventory_title = []
+            lines: list[str] = []  # what each sheet holds, in order
             for n, sheet in enumerate(f.inventory, 1):
                 if f.tiles:
                     tile_list = ", ".join(f.tile_names[n - 1])
                     comps = ", ".join(dict.fromkeys(name(c) for c, _ in sheet))
-                    line = t["tile_line"].format(name=comps, tile=tile_list)
-                    block.append(_p(f"{t['sheet'].format(n=n)}: {line}", st["small"]))
+                    lines.append(t["tile_line"].format(name=comps, tile=tile_list))
                     continue
                 per_component: dict[str, Counter] = {}
                 for (comp_id, item_id), copies in sheet.items():
@@ -642,7 +642,20 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
                         listed += ", " + t["others"].format(count=unnamed)
                     head = f"{name(comp_id)} ({sum(items.values())})"
                     parts.append(f"{head}: {listed}" if listed else head)
-                block.append(_p(f"{t['sheet'].format(n=n)}: " + "; ".join(parts), st["small"]))
+                lines.append("; ".join(parts))
+            # sheets in a row that hold the same are one line ("Sheets 1–1111, each: ..."),
+            # not a page of identical lines per hundred sheets
+            first = 1
+            for n, line in enumerate(lines, 1):
+                if n < len(lines) and lines[n] == line:
+                    continue
+                which = (
+                    t["sheet"].format(n=n)
+                    if first == n
+                    else t["sheet_run"].format(first=first, last=n)
+                )
+                block.append(_p(f"{which}: {line}", st["small"]))
+                first = n + 1
             if f.tiles:
                 total = t["total_tiled"].format(
                     count=sum(f.copies.values()), tiles=sum(len(x) for x in f.tile_names)
