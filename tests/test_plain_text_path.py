@@ -200,3 +200,54 @@ def test_a_line_drawn_by_a_chain_is_written_as_drawstring_writes_it(faces, tmp_p
         state = ("_fontname", "_fontsize", "_leading")
         assert [getattr(ours, a) for a in state] == [getattr(theirs, a) for a in state]
     assert sum("Tf" in op for op in ours._code) > len(texts)  # several faces and subsets
+
+
+def test_a_fill_colour_is_written_as_setfillcolor_writes_it(tmp_path):
+    """`pdfcolour.fill` (every text box's and background's colour) writes setFillColor's
+    operator without the call on ReportLab's own canvas: the same operators, the same colour
+    and alpha left in its state, the same PDF version, for hex and named colours, colours with
+    an alpha of their own, CMYK and a new alpha set between them (those go through the call), on
+    a fresh document and on one that already declares transparency. A canvas of an export's
+    own (a subclass) still gets the calls."""
+    from reportlab.lib import colors
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.render import pdfcolour
+    from generator.render.boxes.base import colour
+
+    class Own(Canvas):  # takes ReportLab's calls
+        pass
+
+    rng = random.Random(3)
+    named = ["#000000", "#fbf8f1", "#1f2f4a", "red", "#333", "navy", "#f3e7c6", "white"]
+    picks = [colour(rng.choice(named)) for _ in range(200)]
+    picks += [colors.Color(0.2, 0.4, 0.6, alpha=0.5), colors.CMYKColor(0.1, 0.2, 0.3, 0.4)]
+    rng.shuffle(picks)
+    ours, theirs = Canvas(str(tmp_path / "a.pdf")), Own(str(tmp_path / "b.pdf"))
+    straight = []
+    ours_set = ours.setFillColor
+
+    def counted(c, *a, **k):
+        straight.append(False)
+        return ours_set(c, *a, **k)
+
+    ours.setFillColor = counted
+    for i, c in enumerate(picks):
+        if i % 37 == 5:  # an opacity between fills: the next fill resets it through the call
+            for canvas in (ours, theirs):
+                canvas.setFillAlpha(0.7)
+        calls = len(straight)
+        pdfcolour.fill(ours, c)
+        theirs.setFillColor(c)
+        if len(straight) == calls:
+            straight.append(True)
+        assert ours._code == theirs._code, (i, c)
+        assert ours._fillColorObj == theirs._fillColorObj
+        assert ours._extgstate._d == theirs._extgstate._d
+        assert ours._doc._pdfVersion == theirs._doc._pdfVersion
+    assert straight[0] is False  # a fresh document declares transparency through the call
+    assert straight.count(True) > 150  # most fills were written straight
+    own = Own(str(tmp_path / "c.pdf"))
+    own.setFillColor = lambda *a, **k: straight.append("own")
+    pdfcolour.fill(own, colour("#000000"))
+    assert straight[-1] == "own"

@@ -20,7 +20,7 @@ from generator.load.content import ComponentSpec, GameContent, ItemSpec
 from generator.load.layouts import LayoutStore, game_store
 from generator.load.model import SHEET_SUFFIXES
 from generator.load.project import inside
-from generator.render import replay, version_mark
+from generator.render import pdfcolour, replay, version_mark
 from generator.render.boxes import KINDS, fitness
 from generator.render.boxes.base import Frame, Placed, Rect, colour
 from generator.render.boxes.walk import box_finding, places, raise_error
@@ -278,7 +278,7 @@ class FaceRenderer(Contexts):
             ink.begin_layout(layout, frame.w, frame.h, frame.bleed, frame.depth)
         if layout.background and not (ink is not None and layout.background_ink == "drop"):
             b = frame.bleed
-            canvas.setFillColor(colour(self.text(layout.background, frame.ctx)))
+            pdfcolour.fill(canvas, colour(self.text(layout.background, frame.ctx)))
             canvas.rect(-b, -b, frame.w + 2 * b, frame.h + 2 * b, stroke=0, fill=1)
         for placed in self.placed(frame, self.lay_out(frame), raise_error):
             if ink is not None and not ink.begin_box(placed, frame.depth):

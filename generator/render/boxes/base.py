@@ -18,6 +18,7 @@ from reportlab.lib import colors
 from generator.errors import ContentError, Finding
 from generator.load import templating
 from generator.load.boxes import BoxBase
+from generator.render import pdfcolour
 from generator.units import compose
 
 if TYPE_CHECKING:
@@ -174,7 +175,7 @@ def colour(value: str) -> Any:
 
 def fill_colour(canvas: Any, box: Any, value: str) -> None:
     # setFillColor resets the alpha to the colour's own, so the box's opacity goes after it.
-    canvas.setFillColor(colour(value))
+    pdfcolour.fill(canvas, colour(value))
     if box.opacity < 1:
         canvas.setFillAlpha(box.opacity)
 
