@@ -188,3 +188,69 @@ def test_a_placed_back_is_written_as_the_canvas_calls_write_it(tmp_path):
             theirs.restoreState()
         assert ours._code == theirs._code and ours._formsinuse == theirs._formsinuse
         assert any(" W n" in c for c in ours._code) == (rule is not None)
+
+
+def test_a_box_state_is_saved_and_restored_as_the_canvas_calls_do(tmp_path):
+    """`pdfstate.save`/`restore` (around every box and face) against saveState/restoreState:
+    nested three deep, with fonts, colours, alphas, line settings and transforms changed in
+    between, the same operators and, after each step, the same state (every attribute the
+    canvas's state stack keeps, the graphics-state copy's values included). A canvas of an
+    export's own (a subclass) still gets the calls."""
+    import random
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.render import pdfstate
+
+    class Own(Canvas):  # takes ReportLab's calls
+        pass
+
+    rng = random.Random(7)
+    ours, theirs = Canvas(str(tmp_path / "a.pdf")), Own(str(tmp_path / "b.pdf"))
+    ours.saveState = ours.restoreState = lambda: pytest.fail("a call on the plain canvas")
+    changes = [
+        lambda c, v: c.setFont(rng_font, 6 + v * 20),
+        lambda c, v: c.setFillColorRGB(v, 1 - v, 0.5),
+        lambda c, v: c.setStrokeColorRGB(0.1, v, v),
+        lambda c, v: c.setFillAlpha(round(v, 2)),
+        lambda c, v: c.setStrokeAlpha(round(1 - v, 2)),
+        lambda c, v: c.setLineWidth(v * 3),
+        lambda c, v: c.setDash([v * 4, 2]),
+        lambda c, v: c.translate(v * 10, -v * 5),
+        lambda c, v: c.rotate(v * 90),
+    ]
+    rng_font = "Helvetica"
+    stack: list = []
+
+    def same() -> None:
+        assert ours._code == theirs._code
+        for name in Canvas.STATE_ATTRIBUTES:
+            if name == "_extgstate":
+                assert ours._extgstate._d == theirs._extgstate._d
+            else:
+                assert getattr(ours, name) == getattr(theirs, name), name
+
+    for _ in range(400):
+        step = rng.random()
+        if step < 0.3 and len(stack) < 3:
+            stack.append(pdfstate.save(ours))
+            theirs.saveState()
+        elif step < 0.55 and stack:
+            pdfstate.restore(ours, stack.pop())
+            theirs.restoreState()
+        else:
+            change, value = rng.choice(changes), rng.random()
+            for canvas in (ours, theirs):
+                change(canvas, value)
+        same()
+    while stack:
+        pdfstate.restore(ours, stack.pop())
+        theirs.restoreState()
+    same()
+    assert ours.state_stack == []
+    assert sum(op == "q" for op in ours._code) > 50
+    calls = []
+    own = Own(str(tmp_path / "c.pdf"))
+    own.saveState, own.restoreState = (lambda: calls.append("q")), (lambda: calls.append("Q"))
+    pdfstate.restore(own, pdfstate.save(own))
+    assert calls == ["q", "Q"]

@@ -16,6 +16,7 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 from generator.errors import ContentError
 from generator.impose import grid as impose
 from generator.load.shapes import Outline, clip_to
+from generator.render import pdfstate
 from generator.render.engine import FaceRenderer
 from generator.render.pdfform import end_form
 
@@ -101,7 +102,7 @@ def draw_face(
     piece's face is also clipped to its outline grown by the bleed. A face that occurs several
     times in the file names itself with `reuse` (the same key for the same face): it is drawn
     once, as a Form XObject, and placed wherever it occurs."""
-    canvas.saveState()
+    kept = pdfstate.save(canvas)
     clip(canvas, clip_rect)
     canvas.transform(*transform)
     if outline is not None and not outline.is_rect:
@@ -118,7 +119,7 @@ def draw_face(
         exc.located(where)
         raise
     finally:
-        canvas.restoreState()
+        pdfstate.restore(canvas, kept)
 
 
 def draw_common_back(

@@ -20,7 +20,7 @@ from generator.load.content import ComponentSpec, GameContent, ItemSpec
 from generator.load.layouts import LayoutStore, game_store
 from generator.load.model import SHEET_SUFFIXES
 from generator.load.project import inside
-from generator.render import pdfcolour, replay, version_mark
+from generator.render import pdfcolour, pdfstate, replay, version_mark
 from generator.render.boxes import KINDS, fitness
 from generator.render.boxes.base import Frame, Placed, Rect, colour
 from generator.render.boxes.walk import box_finding, places, raise_error
@@ -304,7 +304,7 @@ class FaceRenderer(Contexts):
 
     def _draw_placed(self, canvas, placed: Placed) -> None:
         box = placed.box
-        canvas.saveState()
+        kept = pdfstate.save(canvas)
         if placed.angle:
             _, _, _, _, cx, cy = placed.transform
             canvas.translate(cx, cy)
@@ -313,7 +313,7 @@ class FaceRenderer(Contexts):
             canvas.setFillAlpha(box.opacity)
             canvas.setStrokeAlpha(box.opacity)
         KINDS[box.kind].draw(self, canvas, placed)
-        canvas.restoreState()
+        pdfstate.restore(canvas, kept)
 
     # ------------------------------------------------------------ checking
     def check(
