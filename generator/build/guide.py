@@ -451,8 +451,15 @@ def item_names(content: GameContent, renderer: FaceRenderer, lang: str):
                 collect(entry, depth + 1)
 
     collect(game, 0)
+    known: dict[tuple[str, str], str | None] = {}  # asked for the build key and per sheet
 
     def item_name(component_id: str, item_id: str) -> str | None:
+        key = (component_id, item_id)
+        if key not in known:
+            known[key] = _name(component_id, item_id)
+        return known[key]
+
+    def _name(component_id: str, item_id: str) -> str | None:
         found = by_id.get((component_id, item_id))
         if found is None:
             return None
@@ -645,17 +652,17 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
                 lines.append("; ".join(parts))
             # sheets in a row that hold the same are one line ("Sheets 1–1111, each: ..."),
             # not a page of identical lines per hundred sheets
-            first = 1
+            run_start = 1
             for n, line in enumerate(lines, 1):
                 if n < len(lines) and lines[n] == line:
                     continue
                 which = (
                     t["sheet"].format(n=n)
-                    if first == n
-                    else t["sheet_run"].format(first=first, last=n)
+                    if run_start == n
+                    else t["sheet_run"].format(first=run_start, last=n)
                 )
                 block.append(_p(f"{which}: {line}", st["small"]))
-                first = n + 1
+                run_start = n + 1
             if f.tiles:
                 total = t["total_tiled"].format(
                     count=sum(f.copies.values()), tiles=sum(len(x) for x in f.tile_names)
