@@ -160,6 +160,32 @@ def test_a_projects_own_guide_words_written_before_new_words_still_build(make_pr
     assert "Other versions" in en and "against a light" in en
 
 
+def test_a_guide_word_with_a_field_the_guide_does_not_fill_is_found_by_check(make_project):
+    """A project's guide word naming a field pnp's word does not fill ("{m}" for "{n}"), or a
+    lone brace, used to pass `pnp check` and stop `pnp print` at its very end with an internal
+    error. Check names the file, line and word; print stops before writing anything; the same
+    word with the fields the guide fills builds."""
+    files = dict(MINI)
+    files["templates/guide/texts.yaml"] = "fallback: en\nen:\n  sheet: 'Page {m}'\n"
+    root = make_project(files)
+    found = json.loads(run_pnp(root, "check", "--format", "json").stdout)
+    errors = [f for f in found if f["severity"] == "error"]
+    assert len(errors) == 1, errors
+    assert errors[0]["file"] == "templates/guide/texts.yaml" and errors[0]["line"] == 3
+    assert "en.sheet" in errors[0]["message"] and "{m}" in errors[0]["message"]
+    result = run_pnp(root, "print")
+    assert result.returncode != 0 and "internal error" not in result.stdout + result.stderr
+    assert not list((root / "output").rglob("*.pdf"))
+    (root / "templates/guide/texts.yaml").write_text(
+        "fallback: en\nen:\n  steps: {cut: 'Cut {x'}\n"
+    )
+    found = json.loads(run_pnp(root, "check", "--format", "json").stdout)
+    assert next(f["message"] for f in found if f["severity"] == "error").startswith("en.steps.cut")
+    (root / "templates/guide/texts.yaml").write_text("fallback: en\nen:\n  sheet: 'Page {n}'\n")
+    run_pnp(root, "print", check=True)
+    assert "Page 1:" in _guide_text(root, "en")
+
+
 # ---------------------------------------------------------------- calibrate
 
 

@@ -29,9 +29,8 @@ from reportlab.platypus import (
 from generator.errors import ContentError
 from generator.load import languages, templating
 from generator.load.content import GameContent
-from generator.load.project import DEFAULTS
+from generator.load.guide_words import texts
 from generator.load.sizes import paper_size
-from generator.load.yamlload import load_yaml
 from generator.render.engine import FaceRenderer, colour
 from generator.units import MM
 
@@ -39,40 +38,6 @@ SCALE_BAR_MM = 50.0
 LAST_PAGE_MIN = 0.3  # a last page filled less than this is worth a tighter setting
 INK = "#1d1d1b"
 ACCENT = "#1f3a5f"
-
-
-# pnp's own words, for a project whose templates/ has no guide/ (it need not copy every template)
-DEFAULT_TEXTS = DEFAULTS / "guide" / "texts.yaml"
-
-
-def texts(templates: Path, lang: str) -> dict[str, Any]:
-    """The guide's words in `lang`: the project's templates/guide/texts.yaml over pnp's own, so
-    a project's file written before a word was added still has every word."""
-    out = _words(DEFAULT_TEXTS, lang) if DEFAULT_TEXTS.is_file() else {}
-    path = templates / "guide" / "texts.yaml"
-    if path.is_file() and path.resolve() != DEFAULT_TEXTS:
-        _merge(out, _words(path, lang))
-    return out
-
-
-def _words(path: Path, lang: str) -> dict[str, Any]:
-    """One texts file's words in `lang`; what a language lacks comes from its `fallback` block."""
-    data = load_yaml(path)
-    fallback = data.get("fallback")  # the block a language's missing words come from
-    if not isinstance(fallback, str) or fallback not in data:
-        raise ContentError(
-            "the guide texts need 'fallback: <lang>' naming one of their blocks",
-            path,
-            code="schema",
-        )
-    out = dict(data[fallback])
-    _merge(out, data.get(lang) or {})
-    return out
-
-
-def _merge(out: dict[str, Any], words: dict[str, Any]) -> None:
-    for key, value in words.items():
-        out[key] = {**out.get(key, {}), **value} if isinstance(value, dict) else value
 
 
 def guide_path(game: str, lang: str, paper: str) -> str:

@@ -29,6 +29,7 @@ from generator.build import pdflint
 from generator.cache.store import code_digest
 from generator.errors import ContentError
 from generator.limits import LIMITS
+from generator.load import guide_words
 from generator.load.project import Project, hash_into, used_files
 from generator.load.sizes import paper_size, papers
 from generator.units import parse_length
@@ -1011,7 +1012,8 @@ def build_guides(
     parts = pages if pages is not None else [manifest["sheets"]]  # each target's, in order
     entries = []
     papers = sorted({f["paper"] for f in manifest["files"] if f.get("kind") == "components"})
-    words = _hash_files([*tree(project.templates / "guide"), guide.DEFAULT_TEXTS])  # both read
+    # the guide reads both: the project's words and pnp's own
+    words = _hash_files([*tree(project.templates / "guide"), guide_words.DEFAULT_TEXTS])
     skip = getattr(content, "skip_languages", None) or set()  # drafts not built this time
     said_in: dict[str, list] = {}  # per language: what the guide reads from content
     # the guide's paragraphs and the manifest's slots it reads make many objects that live on

@@ -30,7 +30,7 @@ from generator.check.accepted import apply
 from generator.check.shapes import check_shapes
 from generator.errors import ContentError, Finding, rel
 from generator.i18n import drafts
-from generator.load import templating
+from generator.load import guide_words, templating
 from generator.load.content import GameContent
 from generator.load.model import SHEET_SUFFIXES as SUFFIXES
 from generator.render.engine import FaceRenderer
@@ -500,6 +500,17 @@ def check_manifest(content: GameContent) -> list[Finding]:
     return out
 
 
+def check_guide_words(content: GameContent) -> list[Finding]:
+    """The guide's words of each language the game prints (a project's own texts.yaml), read as
+    the guide reads them: a field the guide does not fill would stop `pnp print` at its end."""
+    for lang in content.languages:
+        try:
+            guide_words.texts(content.project.templates, lang)
+        except ContentError as exc:
+            return [Finding.from_error(exc, lang=lang, root=content.project.root)]
+    return []
+
+
 # The order is the report's: what the box holds, the texts, the faces, then the finer looks.
 register("manifest")(check_manifest)
 register("consistency")(_consistency)
@@ -507,3 +518,4 @@ register("faces")(_faces)
 register("no-bleed")(lambda content: bleed.check(content, _bleed))
 register("languages")(languages.check)
 register("exports")(export_findings)
+register("guide-words")(check_guide_words)

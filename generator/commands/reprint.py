@@ -24,12 +24,12 @@ from pathlib import Path
 
 from generator import exports, fsio
 from generator.build import run as build
-from generator.build.guide import texts
 from generator.commands.diff import Changes, baseline, compare, summary
 from generator.impose import entries, faces, writer
 from generator.impose.placement import SheetJob
 from generator.load import templating
 from generator.load.content import GameContent, load_game
+from generator.load.guide_words import texts
 from generator.load.project import Project
 from generator.load.sizes import paper_size
 from generator.render.engine import FaceRenderer
