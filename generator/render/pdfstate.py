@@ -24,8 +24,7 @@ def save(canvas: Any) -> tuple | None:
     if type(canvas) is not Canvas:  # an export's canvas (ink-saver) takes the calls
         canvas.saveState()
         return None
-    values = canvas.__dict__
-    kept = _take(values)
+    kept = _take(canvas.__dict__)
     canvas._extgstate = canvas._extgstate.pushCopy()
     canvas._code.append("q")
     return kept
