@@ -186,6 +186,33 @@ def test_a_guide_word_with_a_field_the_guide_does_not_fill_is_found_by_check(mak
     assert "Page 1:" in _guide_text(root, "en")
 
 
+@pytest.mark.parametrize(
+    "words, line, key",
+    [
+        ("fallback: en\nen:\n  sheet: 'Sheet {n:abc}'\n", 3, "en.sheet"),  # a format spec
+        ("fallback: en\nen:\n  sheet: 5\n", 3, "en.sheet"),  # a number, not a word
+        ("fallback: en\nen:\n  steps: 'Cut them'\n", 3, "en.steps"),  # a word for a block
+        ("fallback: en\nen: hello\n", 2, "en"),  # a language that is not a block of words
+        ("- fallback: en\n", 1, ""),  # a list, not blocks of words
+    ],
+)
+def test_a_guide_word_print_could_not_use_is_found_by_check(make_project, words, line, key):
+    """Every guide word check passes, print can use: a format spec the guide's numbers may not
+    take, a number or a single word where pnp has text or a block, a language that is not a
+    block of words. Each is a located check error, and print stops before writing anything."""
+    files = dict(MINI)
+    files["templates/guide/texts.yaml"] = words
+    root = make_project(files)
+    found = json.loads(run_pnp(root, "check", "--format", "json").stdout)
+    errors = [f for f in found if f["severity"] == "error"]
+    assert len(errors) == 1, errors
+    assert errors[0]["file"] == "templates/guide/texts.yaml" and errors[0]["line"] == line
+    assert errors[0]["message"].startswith(key or "the guide texts"), errors[0]["message"]
+    result = run_pnp(root, "print")
+    assert result.returncode != 0 and "internal error" not in result.stdout + result.stderr
+    assert not list((root / "output").rglob("*.pdf"))
+
+
 # ---------------------------------------------------------------- calibrate
 
 
