@@ -63,20 +63,26 @@ def _compress_pages_when_added(canvas: Canvas) -> None:
     saved: ReportLab holds every page's drawing as text until `save`, about 10 MB at 10,000
     cards, where the compressed streams take a fifth of that. The same bytes are written: the
     stream ReportLab would make at save (its text as UTF-8, zlib at the default level, one
-    FlateDecode filter), made earlier."""
+    FlateDecode filter), made earlier. The document becomes a _CompressingDocument (a class of
+    its own, not a wrapper held in an attribute: a document holding a function that holds the
+    document is a reference cycle, which left a 10,000-card file's 43,000 PDF objects to the
+    cyclic collector, 40 ms, instead of being freed when the file is done)."""
     doc = canvas._doc
-    add_page = doc.addPage
+    if type(doc) is pdfdoc.PDFDocument:
+        doc.__class__ = _CompressingDocument
 
-    def add(page) -> None:
+
+class _CompressingDocument(pdfdoc.PDFDocument):
+    """ReportLab's document, compressing each page's stream as the page is added."""
+
+    def addPage(self, page) -> None:  # ReportLab's name and signature
         stream = page.stream
         if page.compression and stream and not page.Contents and not rl_config.useA85:
             data = stream.encode("utf8") if isinstance(stream, str) else stream
             contents = pdfdoc.PDFStream(content=zlib.compress(data), filters=[_Compressed])
             contents.__Comment__ = "page stream"
             page.Contents, page.stream = contents, None
-        add_page(page)
-
-    doc.addPage = add
+        super().addPage(page)
 
 
 def clip(canvas, rect: impose.Rect) -> None:
