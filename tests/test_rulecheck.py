@@ -204,6 +204,50 @@ def test_the_resource_scanner_agrees_with_qpdfs_tokenizer(data):
     assert pdflint.names_used(data) == pdflint._names_used_parsed(data)
 
 
+@pytest.mark.parametrize("data", _TRICKY_STREAMS)
+def test_reading_a_stream_plainly_misses_no_use(data):
+    """The lint reads a stream first as it is (no string blanked): it may find more uses (a
+    string reading "/F9 12 Tf", an inline image's data), never fewer; a stream with a comment
+    is not read that way (a comment can hide the use a match ends in)."""
+    plain = pdflint._uses_read_plainly(data)
+    if b"%" in data:
+        assert plain is None
+        return
+    assert plain is not None
+    for kind, names in pdflint.names_used(data).items():
+        assert names <= plain.get(kind, set())
+    if b"/F9 12 Tf" in data:  # inside a string: found plainly, not by the careful reading
+        assert "/F9" in plain["Font"] and "/F9" not in pdflint.names_used(data).get("Font", ())
+
+
+@pytest.mark.parametrize(
+    ("added", "found"),
+    [
+        (b" BT /F1 12 Tf (reads /F9 12 Tf) Tj ET", []),
+        (b" BT /F9 12 Tf (text) Tj ET", ["page 1, page: Font /F9 is used but not defined"]),
+        (b" BT /F9 % /F1\n12 Tf (text) Tj ET", ["page 1, page: Font /F9 is used but not defined"]),
+    ],
+)
+def test_a_use_is_judged_by_the_careful_reading(tmp_path, added, found):
+    """A name the plain reading finds undefined sends the page to the careful reading: a
+    string that reads like a use is no problem, a real use of an undefined font is one, also
+    where a comment ends on the line before it."""
+    import pikepdf
+    from reportlab.pdfgen.canvas import Canvas
+
+    path = tmp_path / "page.pdf"
+    canvas = Canvas(str(path), pagesize=(200, 200), initialFontName="Times-Roman")
+    canvas.drawString(10, 10, "page")
+    canvas.showPage()
+    canvas.save()
+    with pikepdf.open(path, allow_overwriting_input=True) as pdf:
+        page = pdf.pages[0].obj
+        page["/Contents"].write(page["/Contents"].read_bytes() + added)
+        pdf.save(path)
+    problems = [str(p) for p in pdflint.lint(path) if "not embedded" not in p.message]
+    assert [p.split(" in its")[0] for p in problems] == found
+
+
 @pytest.mark.slow  # qpdf over every stream of a whole real kit
 def test_the_resource_scanner_agrees_with_qpdf_on_every_stream_of_a_real_kit(mini):
     """The scanner reads only the operators that name resources; qpdf tokenizes every one.

@@ -162,7 +162,13 @@ class _Linter:
         if stream is None:
             return
         try:
-            used = names_used(_stream_bytes(stream))
+            data = _stream_bytes(stream)
+            # Read as it is first (strings not blanked): what that finds is every use and
+            # maybe more (a string that reads "/F1 12 Tf"). When all of it is defined, so is
+            # every real use; only otherwise is the stream read again, strings blanked.
+            used = _uses_read_plainly(data)
+            if used is None or not self._all_defined(used, resources):
+                used = names_used(data)
         except Exception as exc:  # a broken stream: qpdf raises several kinds
             self.add(where, f"content stream cannot be parsed ({type(exc).__name__}: {exc})")
             return
@@ -182,6 +188,13 @@ class _Linter:
             pattern = patterns[name]
             if pattern.get("/PatternType") == 1:  # tiling: a content stream of its own
                 self.xobject(pattern, resources, f"pattern {name}")
+
+    def _all_defined(self, used: dict[str, set[str]], resources: Any) -> bool:
+        for kind, names in used.items():
+            known = self.names(resources.get("/" + kind) or {})
+            if any(name not in known for name in names):
+                return False
+        return True
 
     def xobject(self, obj: Any, parent_resources: Any, where: str) -> None:
         if obj is None:
@@ -284,6 +297,22 @@ def names_used(data: bytes) -> dict[str, set[str]]:
     # the regular expression tries every position of a stream: look for the letters first
     if b"BI" in code and _INLINE_IMAGE.search(code):
         return _names_used_parsed(data)
+    return _uses_in(code)
+
+
+def _uses_read_plainly(data: bytes) -> dict[str, set[str]] | None:
+    """The uses `names_used` finds and perhaps more, from `data` as it is (no string blanked):
+    a match holds no parenthesis, so it lies wholly inside a string (an extra use) or wholly
+    outside (a real one), and none is missed. An inline image's binary data may give extra
+    matches too, none reaching past it (what follows it is EI, which no use reads as its
+    operator). None for a stream that may hold a comment: a match could begin in one and end
+    on the next line, hiding the real use it ends in."""
+    if b"%" in data:
+        return None
+    return _uses_in(data)
+
+
+def _uses_in(code: bytes) -> dict[str, set[str]]:
     used: dict[str, set[str]] = {}
     # a sheet page names its few fonts hundreds of times: each distinct use is looked at once,
     # and read once for the pages after it
