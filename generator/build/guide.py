@@ -437,6 +437,8 @@ def item_names(content: GameContent, renderer: FaceRenderer, lang: str):
                     return text
             except ContentError:
                 pass
+        if not named:  # no game data names anything (asked for each of 10,000 cards)
+            return None
         parts = [named[v] for v in item.data.values() if isinstance(v, str) and v in named]
         return " · ".join(dict.fromkeys(parts)) or None
 

@@ -9,6 +9,7 @@ checks it.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 from typing import Any
 
 from jinja2 import StrictUndefined
@@ -175,9 +176,10 @@ class FaceRenderer(Contexts):
         }
         self.face_pdfs: dict[str, bytes] = {}  # version_mark.face_pdf: each face drawn alone
 
-    @property
+    @cached_property
     def marks(self) -> bool:
-        """Some face of the game carries a version mark (version_mark.py)."""
+        """Some face of the game carries a version mark (version_mark.py). Asked for each face
+        drawn, answered once: a renderer's content does not change."""
         return self.content.game.print.version_mark is not None or any(
             c.model.print is not None and c.model.print.version_mark is not None
             for c in self.content.components
