@@ -117,3 +117,41 @@ def test_line_breaks_are_never_missing_and_a_carriage_return_still_is_not_covere
     assert face.missing("Deal\n☃\r") == "☃"  # a carriage return is not reported either
     assert face.covers("\n") and face.covers("\u200b") and not face.covers("\r")
     assert not face.covers("☃")
+
+
+def test_check_parses_before_forking_only_the_faces_its_languages_are_set_in():
+    """`pnp check` parses fonts once before its workers fork: the default family and the
+    faces of the games' scripts, not the other scripts' faces (9 MB of CJK) that only a
+    character they alone have would reach."""
+    with session.new():
+        book = fonts.fontbook(DEFAULTS / "fonts")
+        book.parse_for(["en", "ko"])
+        assert {f.name.split("-")[0] for f in book.parsed()} == {"gothic", "sans"}
+    with session.new():
+        book = fonts.fontbook(DEFAULTS / "fonts")
+        book.parse_for(["he"])
+        assert "hebrew" in {f.name.split("-")[0] for f in book.parsed()}
+
+
+def test_the_rulebook_glyph_check_reads_a_fallback_face_only_for_a_letter_that_needs_it(
+    monkeypatch,
+):
+    from types import SimpleNamespace
+
+    from generator.check import rulebooks
+    from generator.rulebook import book as rulebook
+
+    monkeypatch.setattr(rulebook, "printed_text", lambda text: text)
+    project = SimpleNamespace(fonts=DEFAULTS / "fonts")
+    view = SimpleNamespace(content=SimpleNamespace(project=project, rules={}), rel=str)
+    with session.new():
+        book = fonts.fontbook(DEFAULTS / "fonts")
+        run = SimpleNamespace(languages={"en": "Deal 3 damage", "ko": "피해 3을 준다"})
+        assert rulebooks._glyphs(view, run) == []
+        assert {f.name.split("-")[0] for f in book.parsed()} <= {"gothic", "sans"}
+        run = SimpleNamespace(languages={"en": "Deal 3 damage (שלום)"})
+        assert rulebooks._glyphs(view, run) == []  # the Hebrew face has them
+        assert "hebrew" in {f.name.split("-")[0] for f in book.parsed()}
+        run = SimpleNamespace(languages={"en": "Deal ☃"})
+        (found,) = rulebooks._glyphs(view, run)
+        assert found.code == "missing-glyph" and "U+2603" in found.message

@@ -149,8 +149,8 @@ def _weight(content: GameContent) -> int:
 
 
 def _warm(contents: list[GameContent]) -> None:
-    """What every worker would otherwise load on its own: the check modules and the fonts (every
-    face: the games' texts reach nearly all of them, and each worker would parse its own)."""
+    """What every worker would otherwise load on its own: the check modules and the fonts the
+    games' languages are set in (each worker would parse its own)."""
     # Deferred for start-up time: `pnp render`'s face check needs neither (about 100 modules); the
     # full check imports them here once, before its workers fork.
     from generator.check import consistency  # noqa: F401
@@ -163,8 +163,9 @@ def _warm(contents: list[GameContent]) -> None:
             numbers.find_numbers("", lang)
 
     for project in {c.project for c in contents}:
+        langs = sorted({lang for c in contents if c.project is project for lang in c.languages})
         with contextlib.suppress(ContentError):  # each game's check reports it
-            fontbook(project.fonts).parse_all()
+            fontbook(project.fonts).parse_for(langs)
 
 
 def _one_per_art_file(findings: list[Finding]) -> list[Finding]:

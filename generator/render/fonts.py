@@ -372,11 +372,19 @@ class FontBook:
             or next(iter(faces.values()))
         )
 
-    def parse_all(self) -> None:
-        """Parse every face now: before forking workers that would each parse what they need."""
-        for faces in self.families.values():
-            for style in faces:
-                faces[style]  # a face is parsed when first asked for (_Faces)
+    def parse_for(self, langs: Iterable[str]) -> None:
+        """Parse now, before forking workers, the faces texts in `langs` are set in: the
+        default family, every family that is no script's, and the scripts' faces of these
+        languages. Another script's face (the CJK faces alone are 9 MB) is a fallback a text
+        may never reach: a worker parses it when a character needs it."""
+        scripts = set(script_families())
+        wanted = [next(iter(self.families), None), *(f for f in self.families if f not in scripts)]
+        wanted += [languages.script_font(lang) for lang in langs]
+        for family in dict.fromkeys(wanted):
+            faces = self.families.get(family) if family else None
+            if faces is not None:
+                for style in faces:
+                    faces[style]  # a face is parsed when first asked for (_Faces)
 
     def parsed(self) -> list[Face]:
         """The faces this book has parsed so far (every font a PDF drawn with it embeds)."""
