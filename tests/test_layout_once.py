@@ -211,3 +211,52 @@ def test_text_drawn_without_the_checks_layout_writes_the_same_file(make_project,
     run_pnp(root, "print", "--force", "-j", "1", check=True)
     assert not made, made  # no check this time, and no set lines
     assert (root / "output/g/en/cards-a4.pdf").read_bytes() == checked
+
+
+def test_print_force_walks_a_layout_no_card_changes_once(make_project, counted, monkeypatch):
+    """Without the check (`print --force` after a passed one), a layout whose boxes no card
+    shows, hides or turns (no `if:`, no rotation from a template) is walked once for all the
+    faces of its size; the file is the same, byte for byte, as when each face is walked."""
+    walks, _ = counted
+    root = _project(make_project)
+    run_pnp(root, "print", "-j", "1", check=True)
+    walks.clear()
+    run_pnp(root, "print", "--force", "-j", "1", check=True)
+    shared = (root / "output/g/en/cards-a4.pdf").read_bytes()
+    assert walks == {("t/card", "a"): 1, ("t/back", None): 1}
+    monkeypatch.setattr(engine.FaceRenderer, "_common_layout", lambda self, frame: None)
+    walks.clear()
+    run_pnp(root, "print", "--force", "-j", "1", check=True)
+    assert walks == {**{("t/card", item): 1 for item, *_ in ITEMS}, ("t/back", None): 1}
+    assert (root / "output/g/en/cards-a4.pdf").read_bytes() == shared
+
+
+@pytest.mark.parametrize(
+    "setting",
+    ['if: "{{ cost > 1 }}"', 'rotate: "{{ 180 if cost > 1 else 0 }}"'],
+)
+def test_a_layout_a_card_changes_is_walked_for_each_face(make_project, counted, setting):
+    """A box the card shows, hides or turns: each face walked on its own, and each card gets
+    its own (the cost of Bravo and Delta only, or turned on theirs only)."""
+    walks, _ = counted
+    root = _project(make_project)
+    card = CARD.replace("     align: right}", f"     align: right, {setting}}}")
+    assert card != CARD
+    (root / "templates/layouts/t/card.yaml").write_text(card)
+    run_pnp(root, "print", "-j", "1", check=True)
+    walks.clear()
+    run_pnp(root, "print", "--force", "-j", "1", check=True)
+    assert walks == {**{("t/card", item): 1 for item, *_ in ITEMS}, ("t/back", None): 1}
+    pdf = pdfium.PdfDocument(str(root / "output/g/en/cards-a4.pdf"))
+    page = pdf[0].get_textpage()
+    words = page.get_text_range()
+    if setting.startswith("if"):
+        costs = [w for w in words.split() if w in {"1", "2"}]
+        assert costs == ["2", "2"], words  # Bravo's and Delta's: the 1s are hidden
+    else:  # every cost drawn, the two of cost 2 turned half a turn about their centre
+        import pikepdf
+
+        assert words.count("2") >= 2 and words.count("1") >= 4
+        with pikepdf.open(root / "output/g/en/cards-a4.pdf") as doc:
+            content = doc.pages[0].obj["/Contents"].read_bytes()
+        assert content.count(b"-1 0 0 -1 89.29134 36.85039 cm") == 2

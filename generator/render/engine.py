@@ -63,12 +63,15 @@ class FaceLayout:
     it, so within a command a face is laid out once however often it is checked or drawn
     (copies, papers, exports). Holds no context: the frame that reads it brings its own."""
 
-    __slots__ = ("content", "kept", "spots")
+    __slots__ = ("content", "kept", "shared", "spots")
 
-    def __init__(self, content: Any, spots: list) -> None:
+    def __init__(self, content: Any, spots: list, shared: bool = False) -> None:
         self.content = content
         self.spots = spots
         self.kept = False  # whether the command's store holds it (read again by printing)
+        # drawn for every face of its layout and size (lay_out `shared`): its spots hold no
+        # face's text, so no reader may keep anything in them
+        self.shared = shared
 
 
 class Contexts:
@@ -220,12 +223,14 @@ class FaceRenderer(Contexts):
         """Draw a face without its version mark (what the mark's hash is made from)."""
         self.draw_frame(canvas, Frame(layout_name, ctx, w, h, bleed, face=(w, h)))
 
-    def lay_out(self, frame: Frame, keep: bool = False) -> FaceLayout:
+    def lay_out(self, frame: Frame, keep: bool = False, shared: bool = False) -> FaceLayout:
         """`frame` laid out: its layout's boxes walked once. A whole face (not a repeat cell)
         of an item or a common back that the check lays out (`keep`) is kept for the rest of
         the command, by its layout, size, bleed, language and item, and printing draws from it.
         Bounded: a full store keeps what it has (the check lays faces out in the order printing
-        draws them), so a 10,000-card build does not hold every face."""
+        draws them), so a 10,000-card build does not hold every face. For drawing alone
+        (`shared`), a layout no box of which is shown or turned by the card (no `if:`, no
+        rotation from a template) is walked once per size and shared by all its faces."""
         key = None
         face = getattr(frame.ctx, "face", None)
         if face is not None and frame.depth == 0:
@@ -234,6 +239,10 @@ class FaceRenderer(Contexts):
             laid = store.get(key)
             if laid is not None and laid.content is self.content:
                 return laid
+        if shared and not keep:
+            common = self._common_layout(frame)
+            if common is not None:
+                return common
         spots: list = []
         failed = False
 
@@ -250,6 +259,22 @@ class FaceRenderer(Contexts):
             store[key] = laid
             laid.kept = True
         return laid
+
+    def _common_layout(self, frame: Frame) -> FaceLayout | None:
+        """The one layout of every face of `frame`'s layout and size, or None when a box's
+        showing or turning depends on the card (or a placement fails: said per face)."""
+        layout = self.layouts.get(frame.layout)
+        key = ("common", id(layout), frame.w, frame.h, frame.bleed, frame.label)
+        hit = self.compiled.get(key)
+        if hit is not None and hit[0] is layout:
+            return hit[1]
+        common = None
+        if all(box.if_ is None and not isinstance(box.rotate, str) for box in layout.boxes):
+            laid = self.lay_out(frame)
+            if all(type(spot) is Spot for spot in laid.spots):
+                common = FaceLayout(self.content, laid.spots, shared=True)
+        self.compiled[key] = (layout, common)
+        return common
 
     def placed(
         self, frame: Frame, laid: FaceLayout, on_error, remember: bool = True
@@ -282,7 +307,8 @@ class FaceRenderer(Contexts):
             b = frame.bleed
             pdfcolour.fill(canvas, colour(self.text(layout.background, frame.ctx)))
             canvas.rect(-b, -b, frame.w + 2 * b, frame.h + 2 * b, stroke=0, fill=1)
-        for placed in self.placed(frame, self.lay_out(frame), raise_error):
+        laid = self.lay_out(frame, shared=True)
+        for placed in self.placed(frame, laid, raise_error, remember=not laid.shared):
             if ink is not None and not ink.begin_box(placed, frame.depth):
                 continue
             self.draw_placed(canvas, placed)
