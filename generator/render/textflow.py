@@ -274,7 +274,17 @@ def fit_words(
     size, lines and widths as `fit(parse(text))`; its lines hold `words`."""
     face = faces["regular"]
     measure1 = face.width
-    paras = [[(w, measure1(w, 1.0)) for w in para.split(" ") if w] for para in text.split("\n")]
+    # a word measured before is read straight from the face's widths at 1 pt (fonts.py: what
+    # width(word, 1.0) returns), without a call per word: card texts repeat their words
+    known = getattr(face, "_widths", {}).get
+    paras = []
+    for para in text.split("\n"):
+        words = []
+        for w in para.split(" "):
+            if w:
+                width1 = known(w)
+                words.append((w, measure1(w, 1.0) if width1 is None else width1))
+        paras.append(words)
     space1 = measure1(" ", 1.0)
     return _shrink(
         lambda current: _wrap_words(paras, width / current, space1, wrap),
