@@ -55,7 +55,12 @@ def test_a_face_that_parsed_before_is_vouched_for_without_parsing(tmp_path, monk
     monkeypatch.setattr(font_cache, "load", counted)
     with session.new():
         fonts.fontbook(DEFAULTS / "fonts")
-    assert len(parsed) == 17  # an empty cache: each file is parsed to be vouched for
+    assert parsed == []  # an empty cache, but the bytes of the fonts pnp ships
+    # a font pnp does not ship, with an empty cache: each file is parsed to be vouched for
+    monkeypatch.setattr(fonts, "shipped_digests", frozenset)
+    with session.new():
+        fonts.fontbook(DEFAULTS / "fonts")
+    assert len(parsed) == 17
     parsed.clear()
     monkeypatch.setattr(fonts, "_PARSED", {})
     monkeypatch.setattr(fonts, "_USABLE", set())
@@ -155,3 +160,22 @@ def test_the_rulebook_glyph_check_reads_a_fallback_face_only_for_a_letter_that_n
         run = SimpleNamespace(languages={"en": "Deal ☃"})
         (found,) = rulebooks._glyphs(view, run)
         assert found.code == "missing-glyph" and "U+2603" in found.message
+
+
+def test_the_shipped_digests_are_the_bundled_fonts_and_each_one_parses():
+    """fonts/digests.yaml lets a font book vouch for pnp's own fonts without parsing them: it
+    lists exactly the bundled font files, by their bytes, and ReportLab parses each one."""
+    import hashlib
+
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    files = sorted((DEFAULTS / "fonts").glob("*.ttf"))
+    digests = {f.name: hashlib.sha256(f.read_bytes()).hexdigest() for f in files}
+    listed = (DEFAULTS / "fonts/digests.yaml").read_text(encoding="utf-8")
+    entries = dict(
+        line.split(": ") for line in listed.splitlines() if line and not line.startswith("#")
+    )
+    assert entries == digests, "\n".join(f"{n}: {d}" for n, d in digests.items())
+    assert fonts.shipped_digests() == frozenset(digests.values())
+    for file in files:
+        assert TTFont(f"shipped-{file.stem}", str(file)).face.charToGlyph

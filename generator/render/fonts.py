@@ -430,11 +430,20 @@ def _parse(name: str, path: Path) -> TTFont:
 def _vouch(spec: _Spec) -> None:
     """A font file fonts.yaml names is found usable (or its located error raised) when the book
     is made, as if it were parsed then, though it is parsed only when drawn with: its bytes
-    (known by their digest, read once per state of the file) parsed before, in this process or
-    into the cache (font_cache.kept), or they are parsed now."""
+    (known by their digest, read once per state of the file) are those of a font pnp ships,
+    or parsed before, in this process or into the cache (font_cache.kept), or they are parsed
+    now. A first command with an empty cache used to parse all 17 bundled faces here."""
     digest = file_digest(spec[1], LIMITS.files.art_bytes, "font file")
-    if digest not in _USABLE and not font_cache.kept(digest):
+    if digest not in _USABLE and digest not in shipped_digests() and not font_cache.kept(digest):
         _register(*spec)
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_digests() -> frozenset[str]:
+    """The sha256 of each font file pnp ships (fonts/digests.yaml; a test has ReportLab parse
+    each one and holds the list to the files)."""
+    listed = load_yaml(BUNDLED / "digests.yaml", allow_empty=True) or {}
+    return frozenset(str(digest) for digest in listed.values())
 
 
 @session.cached
