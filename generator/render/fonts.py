@@ -205,7 +205,7 @@ class Chain:
         to be whole in the primary face, so such a line is not scanned again."""
         text = " ".join(words)
         whole = self._whole
-        if " " in whole and all(word in whole for word in words):
+        if " " in whole and whole.issuperset(words):
             return [(self.primary, text)]
         return self.runs(text)
 

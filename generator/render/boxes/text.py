@@ -105,14 +105,21 @@ def _lines(fitted, faces, box: TextBox, r: Rect, rtl: bool = False):
     block = textflow.block_height(len(fitted.lines), size, box.leading, face)
     inner_h = r.h - 2 * pad
     top = r.y + r.h - pad
-    offset = {"top": 0, "middle": (inner_h - block) / 2, "bottom": inner_h - block}[box.valign]
+    valign = box.valign  # top, middle or bottom (the model allows no other)
+    offset = (
+        0 if valign == "top" else (inner_h - block) / 2 if valign == "middle" else inner_h - block
+    )
     baseline = top - offset - face.ascent * size
-    side = _SIDES.get((box.align, rtl), box.align)
+    side = _SIDES.get((box.align, rtl), box.align)  # left, center or right
+    left, inner_w = r.x + pad, r.w - 2 * pad
     xs = []
-    for line in fitted.lines:
+    for line in fitted.lines:  # every text box of every card: no mapping made per line
         width = line.width1 * size
-        spare = r.w - 2 * pad - width
-        xs.append((r.x + pad + {"left": 0, "center": spare / 2, "right": spare}[side], width))
+        if side == "left":
+            xs.append((left + 0, width))
+        else:
+            spare = inner_w - width
+            xs.append((left + (spare / 2 if side == "center" else spare), width))
     return xs, baseline, block, top - offset
 
 
