@@ -190,6 +190,28 @@ def test_a_placed_back_is_written_as_the_canvas_calls_write_it(tmp_path):
         assert any(" W n" in c for c in ours._code) == (rule is not None)
 
 
+def test_a_face_clip_is_written_as_the_path_calls_write_it(tmp_path):
+    """Every face is clipped to its cell: on ReportLab's own canvas without a path object, the
+    operator the path calls write, for either fill rule and awkward numbers."""
+    from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
+
+    from generator.impose import faces
+    from generator.impose.grid import Rect
+
+    class Own(Canvas):  # an export's own canvas makes the calls
+        pass
+
+    rects = [Rect(21.25984, 545.6693, 187.0866, 257.9528), Rect(-0.5, 1 / 3, 1e4, 7e-5)]
+    for rule in (None, FILL_NON_ZERO):
+        ours, theirs = Canvas(str(tmp_path / "a.pdf")), Own(str(tmp_path / "b.pdf"))
+        for canvas in (ours, theirs):
+            if rule is not None:
+                canvas._fillMode = rule
+            for rect in rects:
+                faces.clip(canvas, rect)
+        assert ours._code == theirs._code and len(ours._code) == 2
+
+
 def test_a_box_state_is_saved_and_restored_as_the_canvas_calls_do(tmp_path):
     """`pdfstate.save`/`restore` (around every box and face) against saveState/restoreState:
     nested three deep, with fonts, colours, alphas, line settings and transforms changed in

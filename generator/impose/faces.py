@@ -86,6 +86,13 @@ class _CompressingDocument(pdfdoc.PDFDocument):
 
 
 def clip(canvas, rect: impose.Rect) -> None:
+    """Clip to `rect`. On ReportLab's own canvas, the operator clipPath writes for a new
+    rectangle path (by the canvas's fill rule), byte for byte, without the path object: every
+    face and every back is clipped (tests/test_render_reuse.py holds it to the calls)."""
+    if type(canvas) is Canvas:
+        rule = "W*" if canvas._fillMode == FILL_EVEN_ODD else "W"
+        canvas._code.append(f"n {fp_str(rect.x, rect.y, rect.w, rect.h)} re {rule} n")
+        return
     path = canvas.beginPath()
     path.rect(rect.x, rect.y, rect.w, rect.h)
     canvas.clipPath(path, stroke=0, fill=0)
@@ -153,9 +160,8 @@ def place_clipped(canvas: Canvas, name: str, clip_rect: impose.Rect, transform) 
     stack (a copy of its settings per call) or a path object: none of them changes a setting
     the canvas tracks. 10,000 cards place 10,000 backs (tests/test_render_reuse.py)."""
     code = canvas._code
-    rule = "W*" if canvas._fillMode == FILL_EVEN_ODD else "W"  # clipPath's, by the fill mode
     code.append("q")
-    code.append(f"n {fp_str(clip_rect.x, clip_rect.y, clip_rect.w, clip_rect.h)} re {rule} n")
+    clip(canvas, clip_rect)
     code.append(f"{fp_str(*transform)} cm")
     code.append(f"/{canvas._doc.getXObjectName(name)} Do")
     canvas._formsinuse.append(name)
