@@ -237,11 +237,13 @@ class FaceRenderer(Contexts):
         key = None
         face = getattr(frame.ctx, "face", None)
         if face is not None and frame.depth == 0:
-            key = (id(self.content), self.lang, frame.layout, frame.w, frame.h, frame.bleed, face)
             store = session.current().cache(_LAID)
-            laid = store.get(key)
-            if laid is not None and laid.content is self.content:
-                return laid
+            if store or keep:  # an empty store (no check in this command) has nothing to find
+                content, lang = id(self.content), self.lang
+                key = (content, lang, frame.layout, frame.w, frame.h, frame.bleed, face)
+                laid = store.get(key)
+                if laid is not None and laid.content is self.content:
+                    return laid
         if shared and not keep:
             common = self._common_layout(frame)
             if common is not None:
