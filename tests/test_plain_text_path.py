@@ -174,6 +174,37 @@ def test_text_is_written_as_reportlabs_text_object_writes_it(faces, tmp_path):
     assert len(fonts) >= 3, fonts  # several faces and subsets were named along the way
 
 
+def test_a_text_known_in_the_first_subset_is_split_as_reportlab_splits_it(faces, tmp_path):
+    """`pdftext.split` answers a text whose characters all have a code in the document's first
+    subset without ReportLab's walk: step by step, the same chunks as `splitString` on a twin
+    document, through new characters, a no-break space, a character the font lacks, the
+    first subset filling up and the next ones."""
+    from reportlab.pdfbase.pdfmetrics import getFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.render.pdftext import split
+
+    font = getFont(faces["regular"].primary.name)
+    rng = random.Random(3)
+    covered = sorted(c for c in faces["regular"].primary.cmap if c > 0x20 and chr(c).isalpha())
+    letters = [chr(c) for c in covered[:600]]
+    texts = []
+    for n in range(400):
+        pool = letters[: 40 + n]  # the alphabet grows past the first subset's 256 codes
+        text = "".join(rng.choice(pool) for _ in range(rng.randint(0, 12)))
+        texts += [text, text, f"{text}\xa0{text[:2]}", "Deal 3 damage", f"{text} ☃"]
+    ours, theirs = Canvas(str(tmp_path / "a.pdf")), Canvas(str(tmp_path / "b.pdf"))
+    fast = 0
+    for text in texts:
+        known = ours.__dict__.get("_pnp_subset0", {}).get(font)
+        fast += bool(text and known and known[0].issuperset(text))
+        assert split(font, text, ours._doc, ours) == font.splitString(text, theirs._doc), text
+    ours_state, theirs_state = font.state[ours._doc], font.state[theirs._doc]
+    assert ours_state.assignments == theirs_state.assignments
+    assert ours_state.subsets == theirs_state.subsets and len(ours_state.subsets) >= 2
+    assert fast > len(texts) / 3  # the quick way was taken, not only the walk
+
+
 def test_a_line_drawn_by_a_chain_is_written_as_drawstring_writes_it(faces, tmp_path):
     """`Chain.draw` (sheet labels, slot numbers) writes each run's drawString without the call:
     the same operators and the same font settings left on the canvas, for runs in several faces

@@ -45,7 +45,7 @@ def text_object(canvas, lines: list[Line], size: float, line_end: bool = False) 
             if font is not font_now:  # a new font: its subset is named again
                 font_now, subset_now = font, -1
             ops = []
-            for subset, chunk in font.splitString(piece, doc):
+            for subset, chunk in split(font, piece, doc, canvas):
                 if subset != subset_now:
                     ops.append(f"{font.getSubsetInternalName(subset, doc)} {size_ops}")
                     subset_now = subset
@@ -55,3 +55,31 @@ def text_object(canvas, lines: list[Line], size: float, line_end: bool = False) 
         code.append("T*")
     code.append("ET")
     return " ".join(code)
+
+
+def split(font, text: str, doc, canvas) -> list[tuple[int, bytes]]:
+    """`font.splitString(text, doc)`: the text's bytes in the font's subsets, each character
+    given its code in the document's subset the first time it is met. ReportLab walks the
+    text character by character in Python (a third of writing a card's text); a text whose
+    characters all have a code below 256 already (subset 0: nearly every Latin card after the
+    first few) is the same one chunk, made by one `translate` per text. The canvas keeps, per
+    font, the characters known that way and their codes; anything else goes to ReportLab,
+    after which what it assigned is known too (a code, once given, never changes)."""
+    known = canvas.__dict__.get("_pnp_subset0")
+    if known is None:
+        known = canvas._pnp_subset0 = {}
+    mine = known.get(font)
+    if mine is not None and text and mine[0].issuperset(text):
+        return [(0, text.translate(mine[1]).encode("latin-1"))]
+    out = font.splitString(text, doc)
+    assignments = font.state[doc].assignments
+    if mine is None:
+        mine = known[font] = (set(), {})
+    chars, table = mine
+    for char in set(text):
+        code = 32 if char == "\xa0" else ord(char)  # ReportLab sets a no-break space as a space
+        n = assignments.get(code)
+        if n is not None and n < 256:
+            chars.add(char)
+            table[ord(char)] = n
+    return out
