@@ -32,7 +32,7 @@ __all__ = ["Contexts", "FaceContext", "FaceLayout", "FaceRenderer", "Rect", "col
 _LAID = "render.engine.laid"  # the session cache of face layouts (FaceRenderer.lay_out)
 # Face layouts kept from the check for the drawing of one command: about 3 KB each. At 4,096 a
 # 10,000-card first build laid 5,904 faces out twice (5 % of its CPU); 16,384 holds them all for
-# 17 MB more at its peak (155 MB, below the 166 MB it took before its fonts were vouched for).
+# 17 MB more at its peak (157-159 MB, below the 166 MB it took before its fonts were vouched for).
 _KEPT = 16384
 
 
@@ -239,8 +239,9 @@ class FaceRenderer(Contexts):
         if face is not None and frame.depth == 0:
             store = session.current().cache(_LAID)
             if store or keep:  # an empty store (no check in this command) has nothing to find
-                content, lang = id(self.content), self.lang
-                key = (content, lang, frame.layout, frame.w, frame.h, frame.bleed, face)
+                key = (
+                    id(self.content), self.lang, frame.layout, frame.w, frame.h, frame.bleed, face
+                )  # fmt: skip
                 laid = store.get(key)
                 if laid is not None and laid.content is self.content:
                     return laid

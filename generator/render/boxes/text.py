@@ -115,7 +115,7 @@ def _lines(fitted, faces, box: TextBox, r: Rect, rtl: bool = False):
     xs = []
     for line in fitted.lines:  # every text box of every card: no mapping made per line
         width = line.width1 * size
-        if side == "left":
+        if side == "left":  # + 0 as the old sum did (-0.0 becomes 0.0): the same bytes
             xs.append((left + 0, width))
         else:
             spare = inner_w - width
