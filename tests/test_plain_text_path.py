@@ -174,6 +174,34 @@ def test_text_is_written_as_reportlabs_text_object_writes_it(faces, tmp_path):
     assert len(fonts) >= 3, fonts  # several faces and subsets were named along the way
 
 
+def test_recurring_origins_and_sizes_are_written_as_reportlab_writes_them(
+    faces, tmp_path, monkeypatch
+):
+    """`text_object` keeps the operators of the origins and sizes it has formatted (a deck's
+    cards set their lines at the same spots): recurring and near-equal values, -0.0 and 0.0,
+    integers and floats, and a store filled and emptied on the way, give ReportLab's bytes."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.render import pdftext
+
+    monkeypatch.setattr(pdftext, "_FORMATTED_KEPT", 5)  # emptied several times below
+    face = faces["regular"]
+    spots = [0.0, -0.0, 0, 1, 1.0, 17.25, 17.2501, 17.25001, 17.250001, -3.5, 1e-7, 100]
+    sizes = [9.0, 9, 8.75, 8.7501, 8.75001, 12.333333333333334, 7]
+    rng = random.Random(5)
+    ours, theirs = Canvas(str(tmp_path / "a.pdf")), Canvas(str(tmp_path / "b.pdf"))
+    for _ in range(300):
+        size = rng.choice(sizes)
+        lines = [
+            (rng.choice(spots), (), ((rng.choice(spots), face, rng.choice(WORDS[:20])),))
+            for _ in range(rng.randint(1, 3))
+        ]
+        ours._code.append(pdftext.text_object(ours, lines, size))
+        _by_text_object(theirs, lines, size)
+    assert ours._code == theirs._code
+    assert 0 < len(pdftext._ORIGINS) <= 5 and 0 < len(pdftext._SIZES) <= 5
+
+
 def test_a_text_known_in_the_first_subset_is_split_as_reportlab_splits_it(faces, tmp_path):
     """`pdftext.split` answers a text whose characters all have a code in the document's first
     subset without ReportLab's walk: step by step, the same chunks as `splitString` on a twin

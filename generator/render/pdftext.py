@@ -16,6 +16,13 @@ from reportlab.pdfbase.pdfmetrics import getFont as get_font
 # (x, face, text) in one face (a fonts.Face: anything with a ReportLab font `name`).
 Line = tuple[float, tuple, tuple]
 
+# The operators that recur from card to card, kept as text: a layout puts its lines at the same
+# spots and sizes on every face it draws (face coordinates), so a 10,000-card deck formats a few
+# dozen origins and sizes, not one per line. Emptied when full, as fonts.py's widths are.
+_FORMATTED_KEPT = 4096
+_ORIGINS: dict[tuple[float, float], str] = {}  # (x, baseline) -> its Tm operator
+_SIZES: dict[float, str] = {}  # size -> the Tf and TL operands after a subset's name
+
 
 def text_object(canvas, lines: list[Line], size: float, line_end: bool = False) -> str | None:
     """The pieces of `lines` as one text object (BT ... ET), each at its own origin, as a text
@@ -33,7 +40,11 @@ def text_object(canvas, lines: list[Line], size: float, line_end: bool = False) 
     if not fonts:
         return ""
     doc, escape = canvas._doc, canvas._escape
-    size_ops = f"{fp_str(size)} Tf {fp_str(size * 1.2)} TL"  # setFont's default leading
+    size_ops = _SIZES.get(size)
+    if size_ops is None:
+        if len(_SIZES) >= _FORMATTED_KEPT:
+            _SIZES.clear()
+        size_ops = _SIZES[size] = f"{fp_str(size)} Tf {fp_str(size * 1.2)} TL"  # setFont's leading
     code = ["BT"]
     font_now, subset_now = None, -1
     n = 0
@@ -41,7 +52,12 @@ def text_object(canvas, lines: list[Line], size: float, line_end: bool = False) 
         for x, _, piece in pieces:
             font = fonts[n]
             n += 1
-            code.append(f"1 0 0 1 {fp_str(x, baseline)} Tm")
+            origin = _ORIGINS.get((x, baseline))
+            if origin is None:
+                if len(_ORIGINS) >= _FORMATTED_KEPT:
+                    _ORIGINS.clear()
+                origin = _ORIGINS[x, baseline] = f"1 0 0 1 {fp_str(x, baseline)} Tm"
+            code.append(origin)
             if font is not font_now:  # a new font: its subset is named again
                 font_now, subset_now = font, -1
             ops = []
