@@ -7,6 +7,8 @@
   the font ReportLab would parse, attribute by attribute, and draws the same PDF.
 - The exit (cli.leave): the `pnp` command leaves without tearing the interpreter down, yet says
   everything, runs the exit handlers and waits for a running thread.
+- ReportLab's web address pattern (generator/build/platypus.py): compiled when first used, not
+  when the guide imports platypus, and then the very pattern ReportLab compiles.
 """
 
 from __future__ import annotations
@@ -315,3 +317,43 @@ def test_the_pnp_command_exits_with_its_findings_complete(stamped):
     findings = json.loads(result.stdout)
     assert result.returncode == (1 if any(f["severity"] == "error" for f in findings) else 0)
     assert any(f["item"] == "b" for f in findings if f.get("item")), findings
+
+
+def test_platypus_is_imported_without_compiling_its_web_address_pattern():
+    """A fresh process importing the guide has ReportLab's `uri_pat` deferred (not compiled)
+    and `re.compile` back as it was."""
+    probe = (
+        "import re, sys; compile_ = re.compile; import generator.build.guide; "
+        "p = sys.modules['reportlab.platypus.paragraph'].uri_pat; "
+        "print(type(p).__name__, 'compiled' in vars(p), re.compile is compile_)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == ["DeferredPattern", "False", "True"]
+
+
+def test_the_deferred_web_address_pattern_answers_as_reportlabs_own():
+    from reportlab.platypus import paragraph
+
+    from generator.build.platypus import DeferredPattern
+
+    source = paragraph.uri_pat.pattern
+    assert source.startswith("(^(?:[a-z0-9")  # the pattern platypus.py defers, as it reads now
+    theirs, ours = re.compile(source, re.I), DeferredPattern(source, re.I)
+    for text in [
+        "https://example.com/a/b?c=d#e",
+        "HTTP://WWW.EXAMPLE.ORG/Some/Long/Path",
+        "ftp://user:pw@10.0.0.1:21/file",
+        "http://[::1]/x",
+        "http://münchen.de/straße",
+        "http://localhost:8080/",
+        "www.example.com",
+        "not a web address",
+        "http://-bad-.com",
+        "",
+    ]:
+        for method in ("match", "search", "fullmatch"):
+            a, b = getattr(theirs, method)(text), getattr(ours, method)(text)
+            assert (a and (a.span(), a.groups())) == (b and (b.span(), b.groups())), text
+    assert ours.pattern == source and ours.flags == theirs.flags

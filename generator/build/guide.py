@@ -16,7 +16,8 @@ from typing import Any
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import (
+
+from generator.build.platypus import (
     Flowable,
     KeepTogether,
     Paragraph,
@@ -25,7 +26,6 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
-
 from generator.errors import ContentError
 from generator.load import languages, templating
 from generator.load.content import GameContent
