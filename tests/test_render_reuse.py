@@ -201,15 +201,58 @@ def test_a_face_clip_is_written_as_the_path_calls_write_it(tmp_path):
     class Own(Canvas):  # an export's own canvas makes the calls
         pass
 
-    rects = [Rect(21.25984, 545.6693, 187.0866, 257.9528), Rect(-0.5, 1 / 3, 1e4, 7e-5)]
-    for rule in (None, FILL_NON_ZERO):
+    rects = [
+        Rect(21.25984, 545.6693, 187.0866, 257.9528),
+        Rect(21.25984, 545.66931, 187.0866, 257.9528),  # near-equal: its own operator
+        Rect(-0.5, 1 / 3, 1e4, 7e-5),
+        Rect(-0.0, 0.0, 1, 1.0),
+    ]
+    for rule in (None, FILL_NON_ZERO, None):  # the operators are kept across files and rules
         ours, theirs = Canvas(str(tmp_path / "a.pdf")), Own(str(tmp_path / "b.pdf"))
         for canvas in (ours, theirs):
             if rule is not None:
                 canvas._fillMode = rule
-            for rect in rects:
+            for rect in rects + rects:
                 faces.clip(canvas, rect)
-        assert ours._code == theirs._code and len(ours._code) == 2
+        assert ours._code == theirs._code and len(ours._code) == 8
+
+
+def test_a_face_is_placed_as_the_transform_call_places_it(tmp_path, monkeypatch):
+    """`faces.place` (every face's move to its slot) against `Canvas.transform`: recurring,
+    near-equal and turned matrices, right after another operator or after a cm (which ReportLab
+    merges into it), with the formatted operators kept in a store filled and emptied on the
+    way: the same operators, and the same current matrix after each step."""
+    import random
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.impose import faces
+    from generator.impose.grid import Rect
+
+    class Own(Canvas):  # takes ReportLab's calls
+        pass
+
+    monkeypatch.setattr(faces, "_OPS_KEPT", 3)
+    rng = random.Random(9)
+    slots = [
+        (1, 0, 0, 1, 29.76378, 545.6693),
+        (1, 0, 0, 1, 29.76378, 545.66931),
+        (1, 0, 0, 1, 29.763781, 545.6693),
+        (-1, 0, 0, 1, 595.2756, 0),
+        (0, 1, -1, 0, 250.5, 10.25),
+        (1.0, -0.0, 0.0, 1.0, -0.0, 1e-7),
+    ]
+    ours, theirs = Canvas(str(tmp_path / "a.pdf")), Own(str(tmp_path / "b.pdf"))
+    for _ in range(200):
+        m = rng.choice(slots)
+        if rng.random() < 0.7:  # most faces: after the clip; some right after a cm
+            for canvas in (ours, theirs):
+                faces.clip(canvas, Rect(1.5, 2.5, 60.0, 80.0))
+        faces.place(ours, m)
+        theirs.transform(*m)
+        assert ours._code == theirs._code
+        assert ours._currentMatrix == theirs._currentMatrix
+    assert len(faces._PLACINGS) <= 3
 
 
 def test_a_box_state_is_saved_and_restored_as_the_canvas_calls_do(tmp_path):

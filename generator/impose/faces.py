@@ -11,6 +11,7 @@ from typing import BinaryIO
 from reportlab import rl_config
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc
+from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 
 from generator.errors import ContentError
@@ -85,17 +86,62 @@ class _CompressingDocument(pdfdoc.PDFDocument):
         super().addPage(page)
 
 
+# The clip and placement operators of a sheet's slots, as text: a file places its faces at the
+# few slots of its sheets, page after page. Emptied when full.
+_OPS_KEPT = 4096
+_CLIPS: dict[tuple, str] = {}  # (x, y, w, h, fill rule) -> the clip operators
+_PLACINGS: dict[tuple, str] = {}  # a transform -> its cm operator
+
+
 def clip(canvas, rect: impose.Rect) -> None:
     """Clip to `rect`. On ReportLab's own canvas, the operator clipPath writes for a new
     rectangle path (by the canvas's fill rule), byte for byte, without the path object: every
     face and every back is clipped (tests/test_render_reuse.py holds it to the calls)."""
     if type(canvas) is Canvas:
         rule = "W*" if canvas._fillMode == FILL_EVEN_ODD else "W"
-        canvas._code.append(f"n {fp_str(rect.x, rect.y, rect.w, rect.h)} re {rule} n")
+        key = (rect.x, rect.y, rect.w, rect.h, rule)
+        op = _CLIPS.get(key)
+        if op is None:
+            if len(_CLIPS) >= _OPS_KEPT:
+                _CLIPS.clear()
+            op = _CLIPS[key] = f"n {fp_str(rect.x, rect.y, rect.w, rect.h)} re {rule} n"
+        canvas._code.append(op)
         return
     path = canvas.beginPath()
     path.rect(rect.x, rect.y, rect.w, rect.h)
     canvas.clipPath(path, stroke=0, fill=0)
+
+
+def _placing(m: tuple) -> str:
+    """The cm operator of transform `m`, as `Canvas.transform` writes it alone."""
+    op = _PLACINGS.get(m)
+    if op is None:
+        if len(_PLACINGS) >= _OPS_KEPT:
+            _PLACINGS.clear()
+        op = _PLACINGS[m] = f"{fp_str(*m)} cm"
+    return op
+
+
+def place(canvas, m: tuple) -> None:
+    """`canvas.transform(*m)`. On ReportLab's own canvas after an operator other than cm (which
+    it would merge with), the same matrix kept and the same operator written, without the
+    call's formatting: every face is placed so."""
+    code = canvas._code
+    merged = code and code[-1][-3:] == " cm"
+    if type(canvas) is not Canvas or not rl_canvas.ENABLE_TRACKING or merged:
+        canvas.transform(*m)
+        return
+    a, b, c, d, e, f = m
+    a0, b0, c0, d0, e0, f0 = canvas._currentMatrix
+    canvas._currentMatrix = (
+        a0 * a + c0 * b,
+        b0 * a + d0 * b,
+        a0 * c + c0 * d,
+        b0 * c + d0 * d,
+        a0 * e + c0 * f + e0,
+        b0 * e + d0 * f + f0,
+    )
+    code.append(_placing(m))
 
 
 def draw_face(
@@ -117,7 +163,7 @@ def draw_face(
     once, as a Form XObject, and placed wherever it occurs."""
     kept = pdfstate.save(canvas)
     clip(canvas, clip_rect)
-    canvas.transform(*transform)
+    place(canvas, transform)
     if outline is not None and not outline.is_rect:
         clip_to(canvas, outline, bleed)
     try:
@@ -162,7 +208,7 @@ def place_clipped(canvas: Canvas, name: str, clip_rect: impose.Rect, transform) 
     code = canvas._code
     code.append("q")
     clip(canvas, clip_rect)
-    code.append(f"{fp_str(*transform)} cm")
+    code.append(_placing(tuple(transform)))
     code.append(f"/{canvas._doc.getXObjectName(name)} Do")
     canvas._formsinuse.append(name)
     code.append("Q")
