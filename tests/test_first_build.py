@@ -126,3 +126,36 @@ def test_segments_are_the_same_when_loaded_files_are_not_composed_again(tmp_path
         "cards.yaml:items[a].data.title",
         "unparsed.yaml:name",
     ]
+
+
+def test_texts_are_constructed_as_pyyaml_constructs_them(tmp_path):
+    """load_yaml hands texts straight to their constructor: the same values as PyYAML's own
+    safe loader through anchors, aliases, merge keys, explicit tags and quoting, with the same
+    lines kept; a text past the limit is still refused at its line, as a key, a value or an
+    item."""
+    import yaml
+
+    from generator.load.yamlload import MAX_STRING, YDict, YList
+
+    text = (
+        "base: &b {kind: text, 'size': 9pt, note: &n plain words}\n"
+        "card:\n  <<: *b\n  title: !!str 12\n  again: *n\n  number: 7\n  ratio: 0.5\n"
+        '  body: "two\\nlines"\n  empty: ""\n  none: ~\n  flag: yes\n'
+        "items:\n  - *n\n  - !!str true\n  - [x, *n, 3]\n  - {? complex : value}\n"
+    )
+    path = tmp_path / "a.yaml"
+    path.write_text(text)
+    ours = load_yaml(path)
+    assert ours == yaml.safe_load(text)
+    assert isinstance(ours, YDict) and isinstance(ours["items"], YList)
+    assert ours["card"].line_of("title") == 4 and ours["items"].line_of(2) == 15
+    long = "x" * (MAX_STRING + 1)
+    for where, line in (
+        (f"? {long}\n: 1\n", 1),
+        (f"a: 1\nb: {long}\n", 2),
+        (f"- a\n- {long}\n", 2),
+    ):
+        path.write_text(where)
+        with pytest.raises(ContentError) as err:
+            load_yaml(path)
+        assert err.value.code == "too-long" and err.value.line == line

@@ -56,7 +56,7 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> YDict:
     result.file, result.line, result.key_lines = loader.file, node.start_mark.line + 1, {}
     loader.flatten_mapping(node)
     for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
+        key = _construct(loader, key_node)
         if not isinstance(key, (str, int, float, bool)) or key is None:
             raise ContentError(
                 "mapping keys must be plain text or numbers",
@@ -72,16 +72,28 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> YDict:
                 "remove one of them",
                 code="duplicate-key",
             )
-        result[key] = loader.construct_object(value_node, deep=True)
+        result[key] = _construct(loader, value_node)
         result.key_lines[key] = key_node.start_mark.line + 1
     return result
 
 
 def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> YList:
-    result = YList(loader.construct_object(child, deep=True) for child in node.value)
+    result = YList(_construct(loader, child) for child in node.value)
     result.file, result.line = loader.file, node.start_mark.line + 1
     result.item_lines = [child.start_mark.line + 1 for child in node.value]
     return result
+
+
+_STR = "tag:yaml.org,2002:str"
+
+
+def _construct(loader: _Loader, node: yaml.Node) -> Any:
+    """`loader.construct_object(node, deep=True)`. A text (most keys and values: a 10,000-card
+    file holds 80,000) goes straight to its constructor: it holds nothing to construct first,
+    and an alias to it is the same text again."""
+    if node.tag == _STR and type(node) is yaml.ScalarNode:
+        return _construct_str(loader, node)
+    return loader.construct_object(node, deep=True)
 
 
 def _construct_str(loader: _Loader, node: yaml.ScalarNode) -> str:
