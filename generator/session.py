@@ -86,7 +86,11 @@ def collector_paused() -> Iterator[None]:
     (a game's model unpickled, a sheet file's pages and manifest slots, the guide's
     paragraphs): it would walk each of them again and again for cycles there are almost none
     of (about 10 % of the CPU of a 10,000-card build). Reference counting still frees what is
-    dropped; cycles made meanwhile are collected after."""
+    dropped. What the stretch made and still holds is not walked when it ends (by the next
+    young collection, then again by the middle one): in a command that froze what it keeps (a
+    one-shot `pnp` command, a forked check worker) it is frozen too; elsewhere (a watch loop)
+    it goes straight to the oldest generation (frozen, then unfrozen), where the next full
+    collection finds any cycle made meanwhile."""
     if not gc.isenabled():
         yield
         return
@@ -94,4 +98,8 @@ def collector_paused() -> Iterator[None]:
     try:
         yield
     finally:
+        frozen = gc.get_freeze_count()
+        gc.freeze()
+        if not frozen:
+            gc.unfreeze()
         gc.enable()

@@ -72,6 +72,54 @@ def test_a_one_shot_check_hands_the_collector_back(monkeypatch, raising):
         gc.unfreeze()
 
 
+_PAUSED_PROBE = """
+import gc, sys
+from generator import session
+
+class Node:
+    pass
+
+gc.collect()
+if sys.argv[1] == "frozen":
+    gc.freeze()  # as a one-shot command does with what it loaded
+before = gc.get_freeze_count()
+with session.collector_paused():
+    kept = [Node() for _ in range(50_000)]
+    a, b = Node(), Node()
+    a.b, b.a = b, a  # a cycle that does not live on
+    del a, b
+oldest = any(o is kept for o in gc.get_objects(generation=2))
+young = any(o is kept for o in gc.get_objects(generation=0) + gc.get_objects(generation=1))
+print(gc.isenabled(), gc.get_freeze_count() - before, oldest, young, gc.collect())
+"""
+
+
+def test_what_a_paused_stretch_made_is_not_walked_when_it_ends():
+    """A stretch with the collector paused (a model unpickled, a sheet file written) leaves
+    what it made where no young collection walks it: frozen in a command that froze what it
+    keeps, else in the oldest generation, where a full collection still finds its cycles."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    def probe(mode: str) -> list[str]:
+        out = subprocess.run(
+            [sys.executable, "-c", _PAUSED_PROBE, mode],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return out.stdout.split()
+
+    enabled, frozen, oldest, young, collected = probe("free")
+    assert (enabled, frozen, oldest, young) == ("True", "0", "True", "False")
+    assert int(collected) >= 2  # the cycle: found by the full collection
+    enabled, frozen, oldest, young, _ = probe("frozen")
+    assert enabled == "True" and int(frozen) > 50_000 and (oldest, young) == ("False", "False")
+
+
 @pytest.mark.parametrize(
     "text, possible",
     [
