@@ -17,15 +17,7 @@ from typing import Any
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.build.platypus import (
-    Flowable,
-    KeepTogether,
-    Paragraph,
-    SimpleDocTemplate,
-    Spacer,
-    Table,
-    TableStyle,
-)
+from generator.build.platypus import platypus
 from generator.errors import ContentError
 from generator.load import languages, templating
 from generator.load.content import GameContent
@@ -144,7 +136,7 @@ def guide_inputs(manifest: dict, lang: str, paper: str) -> list[dict]:
     ]
 
 
-class ScaleBar(Flowable):
+class ScaleBar(platypus.Flowable):
     """A bar exactly 50 mm long with a tick every 10 mm: measure it to check the print scale."""
 
     def __init__(self, label: str, font: str):
@@ -200,9 +192,9 @@ def _styles(renderer: FaceRenderer, compact: bool = False) -> dict[str, Paragrap
     }
 
 
-def _p(text: str, style: ParagraphStyle) -> Paragraph:
+def _p(text: str, style: ParagraphStyle) -> platypus.Paragraph:
     safe = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return Paragraph(safe, style)
+    return platypus.Paragraph(safe, style)
 
 
 def piece_kind(spec, renderer: FaceRenderer, f: FileInfo) -> str:
@@ -245,7 +237,7 @@ def fold_lines(spec, renderer: FaceRenderer) -> int:
     return count
 
 
-class StepPicture(Flowable):
+class StepPicture(platypus.Flowable):
     """A small drawing of one assembly step: what the piece looks like and where to cut or fold."""
 
     W, H = 26 * MM, 17 * MM
@@ -368,10 +360,12 @@ class StepPicture(Flowable):
         c.line(18 * MM, 2.6 * MM, 20.5 * MM, 0.4 * MM)
 
 
-def _pictured(picture: Flowable, paragraphs: list[Flowable], font: str) -> Table:
-    table = Table([[picture, paragraphs]], colWidths=[30 * MM, None])
+def _pictured(
+    picture: platypus.Flowable, paragraphs: list[platypus.Flowable], font: str
+) -> platypus.Table:
+    table = platypus.Table([[picture, paragraphs]], colWidths=[30 * MM, None])
     table.setStyle(
-        TableStyle(
+        platypus.TableStyle(
             [
                 ("FONTNAME", (0, 0), (-1, -1), font),  # else Helvetica, unembedded
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -482,13 +476,13 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
     files = component_files(manifest, lang, paper)
     language = languages.get(lang).name
 
-    def make_story(st: dict) -> list[Flowable]:
-        story: list[Flowable] = [
+    def make_story(st: dict) -> list[platypus.Flowable]:
+        story: list[platypus.Flowable] = [
             _p(t["title"].format(game=game), st["title"]),
             _p(t["paper_line"].format(paper=paper.upper(), language=language), st["body"]),
             _p(t["scale_title"], st["h2"]),
             _p(t["scale_text"], st["body"]),
-            Spacer(1, 2 * MM),
+            platypus.Spacer(1, 2 * MM),
             ScaleBar(t["scale_label"], st["regular"]),
         ]
         # Which files to print
@@ -516,9 +510,11 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
                     _p(t["weights"].get(first, t["weights"]["cut"]), st["cell"]),
                 ]
             )
-        table = Table(rows, colWidths=[60 * MM, 16 * MM, 14 * MM, 36 * MM, 44 * MM], repeatRows=1)
+        table = platypus.Table(
+            rows, colWidths=[60 * MM, 16 * MM, 14 * MM, 36 * MM, 44 * MM], repeatRows=1
+        )
         table.setStyle(
-            TableStyle(
+            platypus.TableStyle(
                 [
                     ("FONTNAME", (0, 0), (-1, -1), st["regular"]),  # else Helvetica, unembedded
                     ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -541,7 +537,7 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
             f"{folder}/ ({t['exports'][fmt]})" for fmt, folder in versions if fmt in t["exports"]
         ]
         if described:
-            story.append(Spacer(1, 1.5 * MM))
+            story.append(platypus.Spacer(1, 1.5 * MM))
             story.append(_p(f"{t['exports_title']} " + "; ".join(described) + ".", st["small"]))
         duplex_files = [f for f in files if f.duplex]
         if duplex_files:  # the duplex test, with the targets every duplex sheet carries
@@ -585,13 +581,16 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
                 if comp in f.backs and f.duplex:
                     words.append(_p(t["steps"]["two_sided"], st["small"]))
                 story.append(
-                    KeepTogether(_pictured(StepPicture(kind, folds), words, st["regular"]))
+                    platypus.KeepTogether(_pictured(StepPicture(kind, folds), words, st["regular"]))
                 )
         # Sheet inventory
-        inventory_title: list[Flowable] = [_p(t["inventory_title"], st["h2"])]
+        inventory_title: list[platypus.Flowable] = [_p(t["inventory_title"], st["h2"])]
         for f in files:
             # the section's title stays with its first file (never alone at a page's foot)
-            block: list[Flowable] = [*inventory_title, _p(f"{Path(f.path).name}", st["head"])]
+            block: list[platypus.Flowable] = [
+                *inventory_title,
+                _p(f"{Path(f.path).name}", st["head"]),
+            ]
             inventory_title = []
             lines: list[str] = []  # what each sheet holds, in order
             for n, sheet in enumerate(f.inventory, 1):
@@ -637,8 +636,8 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
             else:
                 total = t["total"].format(count=sum(f.copies.values()))
             block.append(_p(total, st["small"]))
-            block.append(Spacer(1, 2 * MM))
-            story.append(KeepTogether(block))
+            block.append(platypus.Spacer(1, 2 * MM))
+            story.append(platypus.KeepTogether(block))
         return story
 
     size = paper_size(content.project, paper)
@@ -651,7 +650,7 @@ def write_guide(content: GameContent, manifest: dict, lang: str, paper: str, out
 
     def build(styles: dict, margin: float) -> tuple[int, float]:
         """Write the guide; return its pages and how full its last page is (0 to 1)."""
-        doc = SimpleDocTemplate(
+        doc = platypus.SimpleDocTemplate(
             str(out),
             pagesize=size,
             leftMargin=18 * MM,

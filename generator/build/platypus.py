@@ -44,24 +44,8 @@ def _deferring(pattern: Any, flags: int = 0) -> Any:
 
 re.compile = _deferring  # only while platypus is imported (below); a no-op if it already was
 try:
-    from reportlab.platypus import (
-        Flowable,
-        KeepTogether,
-        Paragraph,
-        SimpleDocTemplate,
-        Spacer,
-        Table,
-        TableStyle,
-    )
+    from reportlab import platypus
 finally:
     re.compile = _compile
 
-__all__ = [
-    "Flowable",
-    "KeepTogether",
-    "Paragraph",
-    "SimpleDocTemplate",
-    "Spacer",
-    "Table",
-    "TableStyle",
-]
+__all__ = ["DeferredPattern", "platypus"]

@@ -20,6 +20,7 @@ from generator.load.shapes import Outline, clip_to
 from generator.render import pdfstate
 from generator.render.engine import FaceRenderer
 from generator.render.pdfform import end_form
+from generator.units import compose
 
 
 def box(rect: impose.Rect) -> tuple[float, float, float, float]:
@@ -131,16 +132,7 @@ def place(canvas, m: tuple) -> None:
     if type(canvas) is not Canvas or not rl_canvas.ENABLE_TRACKING or merged:
         canvas.transform(*m)
         return
-    a, b, c, d, e, f = m
-    a0, b0, c0, d0, e0, f0 = canvas._currentMatrix
-    canvas._currentMatrix = (
-        a0 * a + c0 * b,
-        b0 * a + d0 * b,
-        a0 * c + c0 * d,
-        b0 * c + d0 * d,
-        a0 * e + c0 * f + e0,
-        b0 * e + d0 * f + f0,
-    )
+    canvas._currentMatrix = compose(canvas._currentMatrix, m)  # ReportLab's very products
     code.append(_placing(m))
 
 
