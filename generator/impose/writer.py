@@ -28,6 +28,7 @@ from generator.impose.placement import (
 from generator.load import languages, templating
 from generator.load.content import GameContent
 from generator.load.sizes import paper_size
+from generator.render import pdfcolour, pdfstate
 from generator.render.engine import FaceRenderer, colour
 
 
@@ -215,8 +216,8 @@ def draw_label(
         size = size * (room - 4) / face.width(text, size)
         if size < 4.0:
             return  # no room for a legible label: better none than one struck by marks
-    canvas.saveState()
-    canvas.setFillColor(colour("#6b6b6b"))
+    kept = pdfstate.save(canvas)  # every sheet page has its label: no calls, the same bytes
+    pdfcolour.fill(canvas, colour("#6b6b6b"))
     y = strip.y + (min(strip.h, 3 * LABEL_SIZE) - size) / 2 + size * 0.2
     face.draw(canvas, centre, y, text, size, centre=True)
-    canvas.restoreState()
+    pdfstate.restore(canvas, kept)
