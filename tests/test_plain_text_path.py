@@ -184,7 +184,8 @@ def test_recurring_origins_and_sizes_are_written_as_reportlab_writes_them(
 
     from generator.render import pdftext
 
-    monkeypatch.setattr(pdftext, "_FORMATTED_KEPT", 5)  # emptied several times below
+    monkeypatch.setattr(pdftext._ORIGINS, "limit", 5)  # emptied several times below
+    monkeypatch.setattr(pdftext._SIZES, "limit", 5)
     face = faces["regular"]
     spots = [0.0, -0.0, 0, 1, 1.0, 17.25, 17.2501, 17.25001, 17.250001, -3.5, 1e-7, 100]
     sizes = [9.0, 9, 8.75, 8.7501, 8.75001, 12.333333333333334, 7]

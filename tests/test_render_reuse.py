@@ -232,7 +232,8 @@ def test_a_face_is_placed_as_the_transform_call_places_it(tmp_path, monkeypatch)
     class Own(Canvas):  # takes ReportLab's calls
         pass
 
-    monkeypatch.setattr(faces, "_OPS_KEPT", 3)
+    monkeypatch.setattr(faces._PLACINGS, "limit", 3)
+    monkeypatch.setattr(faces._CLIPS, "limit", 3)
     rng = random.Random(9)
     slots = [
         (1, 0, 0, 1, 29.76378, 545.6693),

@@ -20,6 +20,7 @@ from generator.load.shapes import Outline, clip_to
 from generator.render import pdfstate
 from generator.render.engine import FaceRenderer
 from generator.render.pdfform import end_form
+from generator.render.pdftext import Formatted
 from generator.units import compose
 
 
@@ -87,11 +88,10 @@ class _CompressingDocument(pdfdoc.PDFDocument):
         super().addPage(page)
 
 
-# The clip and placement operators of a sheet's slots, as text: a file places its faces at the
-# few slots of its sheets, page after page. Emptied when full.
-_OPS_KEPT = 4096
-_CLIPS: dict[tuple, str] = {}  # (x, y, w, h, fill rule) -> the clip operators
-_PLACINGS: dict[tuple, str] = {}  # a transform -> its cm operator
+# The clip and placement operators of a sheet's slots: a file places its faces at the few
+# slots of its sheets, page after page.
+_CLIPS = Formatted(lambda c: f"n {fp_str(*c[:4])} re {c[4]} n")  # (x, y, w, h, fill rule)
+_PLACINGS = Formatted(lambda m: f"{fp_str(*m)} cm")  # a transform
 
 
 def clip(canvas, rect: impose.Rect) -> None:
@@ -100,27 +100,11 @@ def clip(canvas, rect: impose.Rect) -> None:
     face and every back is clipped (tests/test_render_reuse.py holds it to the calls)."""
     if type(canvas) is Canvas:
         rule = "W*" if canvas._fillMode == FILL_EVEN_ODD else "W"
-        key = (rect.x, rect.y, rect.w, rect.h, rule)
-        op = _CLIPS.get(key)
-        if op is None:
-            if len(_CLIPS) >= _OPS_KEPT:
-                _CLIPS.clear()
-            op = _CLIPS[key] = f"n {fp_str(rect.x, rect.y, rect.w, rect.h)} re {rule} n"
-        canvas._code.append(op)
+        canvas._code.append(_CLIPS[rect.x, rect.y, rect.w, rect.h, rule])
         return
     path = canvas.beginPath()
     path.rect(rect.x, rect.y, rect.w, rect.h)
     canvas.clipPath(path, stroke=0, fill=0)
-
-
-def _placing(m: tuple) -> str:
-    """The cm operator of transform `m`, as `Canvas.transform` writes it alone."""
-    op = _PLACINGS.get(m)
-    if op is None:
-        if len(_PLACINGS) >= _OPS_KEPT:
-            _PLACINGS.clear()
-        op = _PLACINGS[m] = f"{fp_str(*m)} cm"
-    return op
 
 
 def place(canvas, m: tuple) -> None:
@@ -133,7 +117,7 @@ def place(canvas, m: tuple) -> None:
         canvas.transform(*m)
         return
     canvas._currentMatrix = compose(canvas._currentMatrix, m)  # ReportLab's very products
-    code.append(_placing(m))
+    code.append(_PLACINGS[tuple(m)])
 
 
 def draw_face(
@@ -200,7 +184,7 @@ def place_clipped(canvas: Canvas, name: str, clip_rect: impose.Rect, transform) 
     code = canvas._code
     code.append("q")
     clip(canvas, clip_rect)
-    code.append(_placing(tuple(transform)))
+    code.append(_PLACINGS[tuple(transform)])
     code.append(f"/{canvas._doc.getXObjectName(name)} Do")
     canvas._formsinuse.append(name)
     code.append("Q")

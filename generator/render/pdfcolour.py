@@ -17,8 +17,10 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfdoc import PDF_SUPPORT_VERSION
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.render.pdftext import Formatted
+
 _TRANSPARENCY = PDF_SUPPORT_VERSION["transparency"]  # what setting an alpha declares
-_RG: dict[tuple[float, float, float], str] = {}  # "r g b rg", per colour (a deck has a few)
+_RG = Formatted(lambda rgb: f"{fp_str(rgb)} rg", limit=1024)  # per (r, g, b): a deck has a few
 
 
 def fill(canvas: Any, colour: Any) -> None:
@@ -31,13 +33,7 @@ def fill(canvas: Any, colour: Any) -> None:
         and canvas._doc._pdfVersion >= _TRANSPARENCY
         and canvas._extgstate.getValue("ca") == colour.alpha
     ):
-        rgb = (colour.red, colour.green, colour.blue)
-        op = _RG.get(rgb)
-        if op is None:
-            if len(_RG) > 1024:
-                _RG.clear()
-            op = _RG[rgb] = f"{fp_str(rgb)} rg"
         canvas._fillColorObj = colour
-        canvas._code.append(op)
+        canvas._code.append(_RG[colour.red, colour.green, colour.blue])
         return
     canvas.setFillColor(colour)

@@ -9,6 +9,9 @@ so a file is the same, byte for byte, whichever way its text went.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import getFont as get_font
 
@@ -16,12 +19,28 @@ from reportlab.pdfbase.pdfmetrics import getFont as get_font
 # (x, face, text) in one face (a fonts.Face: anything with a ReportLab font `name`).
 Line = tuple[float, tuple, tuple]
 
-# The operators that recur from card to card, kept as text: a layout puts its lines at the same
-# spots and sizes on every face it draws (face coordinates), so a 10,000-card deck formats a few
-# dozen origins and sizes, not one per line. Emptied when full, as fonts.py's widths are.
-_FORMATTED_KEPT = 4096
-_ORIGINS: dict[tuple[float, float], str] = {}  # (x, baseline) -> its Tm operator
-_SIZES: dict[float, str] = {}  # size -> the Tf and TL operands after a subset's name
+
+class Formatted(dict):
+    """Operators formatted once by their operands and kept as text, `store[operands]`: a file
+    writes the same few again and again (a layout puts its lines at the same spots and sizes on
+    every face, a sheet its faces at the same slots on every page, a deck has a few colours).
+    `make` formats the operands; emptied when `limit` are held, as fonts.py's widths are, so
+    one-off values do not grow it."""
+
+    def __init__(self, make: Callable[[Any], str], limit: int = 4096) -> None:
+        super().__init__()
+        self.make, self.limit = make, limit
+
+    def __missing__(self, key: Any) -> str:
+        if len(self) >= self.limit:
+            self.clear()
+        op = self[key] = self.make(key)
+        return op
+
+
+_ORIGINS = Formatted(lambda at: f"1 0 0 1 {fp_str(*at)} Tm")  # (x, baseline)
+# a size: the Tf and TL operands after a subset's name (setFont's leading)
+_SIZES = Formatted(lambda size: f"{fp_str(size)} Tf {fp_str(size * 1.2)} TL")
 
 
 def text_object(canvas, lines: list[Line], size: float, line_end: bool = False) -> str | None:
@@ -40,11 +59,7 @@ def text_object(canvas, lines: list[Line], size: float, line_end: bool = False) 
     if not fonts:
         return ""
     doc, escape = canvas._doc, canvas._escape
-    size_ops = _SIZES.get(size)
-    if size_ops is None:
-        if len(_SIZES) >= _FORMATTED_KEPT:
-            _SIZES.clear()
-        size_ops = _SIZES[size] = f"{fp_str(size)} Tf {fp_str(size * 1.2)} TL"  # setFont's leading
+    size_ops = _SIZES[size]
     code = ["BT"]
     font_now, subset_now = None, -1
     n = 0
@@ -52,12 +67,7 @@ def text_object(canvas, lines: list[Line], size: float, line_end: bool = False) 
         for x, _, piece in pieces:
             font = fonts[n]
             n += 1
-            origin = _ORIGINS.get((x, baseline))
-            if origin is None:
-                if len(_ORIGINS) >= _FORMATTED_KEPT:
-                    _ORIGINS.clear()
-                origin = _ORIGINS[x, baseline] = f"1 0 0 1 {fp_str(x, baseline)} Tm"
-            code.append(origin)
+            code.append(_ORIGINS[x, baseline])
             if font is not font_now:  # a new font: its subset is named again
                 font_now, subset_now = font, -1
             ops = []
