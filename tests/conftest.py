@@ -360,7 +360,9 @@ def pytest_collection_finish(session):
     garbage (collected first); reference counting still frees it."""
     _warn_lost_groups(session)
     gc.collect()
-    gc.freeze()
+    from generator import session
+
+    session.freeze()
 
 
 # Before xdist's own hook (a plugin registered later, so called earlier), which reads the groups

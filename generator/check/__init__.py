@@ -19,12 +19,11 @@ cannot even load (bad YAML, unknown keys, a missing layout) stops at load time w
 from __future__ import annotations
 
 import contextlib
-import gc
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from generator import exports
+from generator import exports, session
 from generator.check import bleed, languages, numbers
 from generator.check.accepted import apply
 from generator.check.shapes import check_shapes
@@ -103,14 +102,17 @@ def check_games(contents: list[GameContent]) -> list[Finding]:
     _warm(contents)
     global _FORKED
     _FORKED = contents
-    gc.freeze()  # what exists now stays put: the workers' collections do not copy it (COW)
+    frozen = session.frozen()
+    session.freeze()  # what exists now stays put: the workers' collections do not copy it (COW)
     biggest_first = sorted(range(len(contents)), key=lambda i: -_weight(contents[i]))
     try:
         with multiprocessing.get_context("fork").Pool(jobs, _quiet_worker) as pool:
             found = dict(zip(biggest_first, pool.imap(_check_forked, biggest_first), strict=True))
     finally:
         _FORKED = []
-        gc.unfreeze()
+        session.unfreeze()
+        if frozen:  # as it was (a test process freezes what its collection made)
+            session.freeze()
     return [f for i in range(len(contents)) for f in found[i]]
 
 

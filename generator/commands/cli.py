@@ -494,7 +494,7 @@ def _uncollected():
     try:
         yield
     finally:
-        gc.freeze()
+        session.freeze()
         if enabled:
             gc.enable()
 
