@@ -9,6 +9,8 @@
   everything, runs the exit handlers and waits for a running thread.
 - ReportLab's web address pattern (generator/build/platypus.py): compiled when first used, not
   when the guide imports platypus, and then the very pattern ReportLab compiles.
+- A file's strings as some languages see them (load/strings_digest.py): texts skip the call,
+  the same data as the plain recursion.
 """
 
 from __future__ import annotations
@@ -357,3 +359,63 @@ def test_the_deferred_web_address_pattern_answers_as_reportlabs_own():
             a, b = getattr(theirs, method)(text), getattr(ours, method)(text)
             assert (a and (a.span(), a.groups())) == (b and (b.span(), b.groups())), text
     assert ours.pattern == source and ours.flags == theirs.flags
+
+
+def _projected_plainly(value, langs, languages):
+    """strings_digest.project_langs as first written: the rule, with no shortcut."""
+    if isinstance(value, dict):
+        keys = list(value)
+        if (
+            keys
+            and all(
+                isinstance(k, str) and re.match(r"^[a-z]{2,3}(-[A-Za-z0-9]+)?\Z", k) for k in keys
+            )
+            and any(k in languages for k in keys)
+        ):
+            if all(lang in value for lang in langs):
+                return {lang: _projected_plainly(value[lang], langs, languages) for lang in langs}
+            return value
+        return {str(k): _projected_plainly(v, langs, languages) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_projected_plainly(v, langs, languages) for v in value]
+    return value
+
+
+class _Text(str):
+    pass
+
+
+@pytest.mark.parametrize(
+    "langs, languages", [(("en",), ("en",)), (("es",), ("es", "en")), (("es", "en"), ("es", "en"))]
+)
+def test_a_files_strings_as_languages_see_them_are_the_plain_rules(langs, languages):
+    import yaml
+
+    from generator.load.strings_digest import project_langs
+    from generator.load.yamlload import load_yaml
+
+    tricky = {
+        "id": "c1",  # a key that looks like a language code, beside others that do not
+        1: {"en": "one", "es": "uno", "de": "eins"},  # a key that is not text
+        2.5: ["x", {"es": "sí"}],  # a language missing: kept whole
+        None: None,
+        "data": {"en": {"name": {"es": "nombre", "en": "name"}}, "fr": "non"},  # not a game's
+        "mixed": {"en": "a", "size": 3},  # not every key a language code
+        "deep": [[{"en-GB": "colour", "es": "color", "en": "color"}], 1.5, False],
+        _Text("sub"): _Text("a str subclass"),
+        "empty": {},
+    }
+    values = [tricky, [tricky, "x", 3], "text", 7]
+    for folder in ("content/red-code/components", "content/dogfight/components"):
+        values += [load_yaml(p) for p in sorted((ROOT / folder).glob("*.yaml"))]
+        values += [yaml.safe_load(p.read_text()) for p in sorted((ROOT / folder).glob("*.yaml"))]
+    for value in values:
+        got = project_langs(value, langs, languages)
+        assert got == _projected_plainly(value, langs, languages)
+        as_json = json.dumps(got, sort_keys=True, default=str, ensure_ascii=False)
+        assert as_json == json.dumps(
+            _projected_plainly(value, langs, languages),
+            sort_keys=True,
+            default=str,
+            ensure_ascii=False,
+        )
