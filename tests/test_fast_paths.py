@@ -11,6 +11,7 @@
   when the guide imports platypus, and then the very pattern ReportLab compiles.
 - A file's strings as some languages see them (load/strings_digest.py): texts skip the call,
   the same data as the plain recursion.
+- The guide's item names (build/guide.py): worked out once per game and language in a command.
 """
 
 from __future__ import annotations
@@ -419,3 +420,22 @@ def test_a_files_strings_as_languages_see_them_are_the_plain_rules(langs, langua
             default=str,
             ensure_ascii=False,
         )
+
+
+def test_the_guides_item_names_are_worked_out_once_per_game_and_language(make_project):
+    from generator import session
+    from generator.build import guide
+    from generator.load.content import load_game
+    from generator.load.project import Project
+    from generator.render.engine import FaceRenderer
+
+    root = make_project(FILES)
+    content = load_game(Project(root), "mini")
+    renderer = FaceRenderer(content, "en")
+    first = guide.item_names(content, renderer, "en")
+    assert guide.item_names(content, FaceRenderer(content, "en"), "en") is first
+    assert first("cards", "a") is None and first("cards", "zz") is None
+    with session.new():
+        assert guide.item_names(content, renderer, "en") is not first  # a new command
+    other = load_game(Project(root), "mini")  # a game loaded afresh is asked afresh
+    assert guide.item_names(other, renderer, "en") is not first

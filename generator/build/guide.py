@@ -17,6 +17,7 @@ from typing import Any
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 
+from generator import session
 from generator.build.platypus import platypus
 from generator.errors import ContentError
 from generator.load import languages, templating
@@ -395,7 +396,12 @@ def item_names(content: GameContent, renderer: FaceRenderer, lang: str):
 
     The item's own `name`, else the names its data points at (`ship: submarine` names the
     game data's `submarine` entry, `team: blue` its `blue` entry), joined. Never the id: an id
-    is a designer's word, usually English, and the guide is in the player's language."""
+    is a designer's word, usually English, and the guide is in the player's language.
+    One per game and language in a command: the guide's build key and the guide ask the same."""
+    store = session.current().cache("guide.item_names")
+    hit = store.get((id(content), lang))
+    if hit is not None and hit[0] is content:
+        return hit[1]
     by_id = {(c.id, i.id): (c, i) for c in content.components for i in c.items}
     game = renderer.context(content.components[0], None) if content.components else {}
     named: dict[str, str] = {}
@@ -436,6 +442,7 @@ def item_names(content: GameContent, renderer: FaceRenderer, lang: str):
         parts = [named[v] for v in item.data.values() if isinstance(v, str) and v in named]
         return " · ".join(dict.fromkeys(parts)) or None
 
+    store[(id(content), lang)] = (content, item_name)
     return item_name
 
 
