@@ -56,3 +56,30 @@ def test_the_import_contracts_hold():
     result = subprocess.run([lint], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-3000:]
     assert "0 broken" in result.stdout
+
+
+def test_checking_a_game_without_rulebooks_imports_no_rulebook_code(tmp_path):
+    """The rulebook check of a game with no rules/ answers before importing the rulebook's
+    modules (markdown-it, about 20 ms; WeasyPrint)."""
+    game = tmp_path / "content" / "mini"
+    (game / "components").mkdir(parents=True)
+    (tmp_path / "templates" / "layouts").mkdir(parents=True)
+    (game / "game.yaml").write_text("id: mini\ntitle: Mini\nlanguages: [en]\n")
+    (game / "components" / "cards.yaml").write_text(
+        "id: cards\nname: Cards\nsize: poker\nlayout: card\nitems:\n  - {id: a}\n"
+    )
+    (game / "manifest.yaml").write_text("components: {cards: 1}\n")
+    (tmp_path / "templates" / "layouts" / "card.yaml").write_text(
+        'boxes:\n  - {id: t, kind: text, text: "A", x: 5, y: 5, w: 40, h: 10}\n'
+    )
+    code = (
+        "import sys\nfrom generator.commands import cli\n"
+        f"status = cli.main(['--root', {str(tmp_path)!r}, 'check'])\n"
+        "print('loaded:', status, *(m for m in ('markdown_it', 'weasyprint', "
+        "'generator.rulebook.book') if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    loaded = result.stdout.split("loaded:")[-1].split()
+    assert loaded == ["0"], result.stdout + result.stderr

@@ -27,13 +27,13 @@ FIGURE = re.compile(r"\{\{[^}]*\b(?:figure|board|scene)\s*\(|!\[[^\]]*\]\(")
 
 
 def check(view: GameView) -> list[Finding]:
-    # Deferred for start-up time: WeasyPrint (about 80 more modules), only for a game with
-    # rulebooks.
-    from generator.rulebook import book as rulebook
-
     content = view.content
     if not content.rules and not content.game.rulebook.bilingual:
         return []
+    # Deferred for start-up time: WeasyPrint (about 80 more modules) and markdown-it (20 ms),
+    # only for a game with rulebooks.
+    from generator.rulebook import book as rulebook
+
     run = rulebook.dry_run(content)
     out = []
     for lang, exc in run.errors:
