@@ -338,3 +338,98 @@ def test_text_sizes_with_units_load(root):
     )
     content = load_game(Project(root), "unit-size")
     assert not [f for f in check_game(content) if f.severity == "error"]
+
+
+# The shortcut of the near-trim checks (fitness.clear_of_trim): a box whose rectangle lies clear
+# of the safe margin is not measured again; a text that fits sets its lines within its box.
+_SHORTCUT_BOXES = [
+    # text that fits, at and around the 3 mm margin, in each alignment, with and without padding
+    *(
+        f'- {{id: t{i}, kind: text, text: "Word {i}\\nand more", x: {x}mm, y: {y}mm, w: {w}mm,'
+        f" h: 9mm, size: 9pt, align: {align}, valign: {valign}, padding: {pad}mm}}"
+        for i, (x, y, w, align, valign, pad) in enumerate(
+            [
+                (3, 3, 20, "left", "top", 0),
+                (2.99, 10, 20, "left", "top", 0),
+                (3.0, 68, 54, "right", "bottom", 0),
+                (2.95, 20, 54.1, "center", "middle", 0),
+                (2.5, 30, 20, "left", "top", 0.5),
+                (1, 40, 20, "right", "bottom", 2.1),
+                (40, 3.02, 17, "right", "top", 0),
+                (45, 71, 12.02, "right", "bottom", 0),
+                (-2, 50, 10, "left", "top", 0),  # partly in the bleed
+            ]
+        )
+    ),
+    # text that overflows its box (no min_size), inside the margin: its lines reach the trim
+    '- {id: over, kind: text, text: "a long line of many words that cannot wrap at all", '
+    "x: 5mm, y: 58mm, w: 10mm, h: 5mm, size: 9pt, wrap: false}",
+    '- {id: tall, kind: text, text: "one\\ntwo\\nthree\\nfour\\nfive\\nsix", x: 20mm, '
+    "y: 14mm, w: 20mm, h: 4mm, size: 9pt, valign: bottom}",
+    # turned text and outlines
+    '- {id: turned, kind: text, text: "Turned", x: 1mm, y: 30mm, w: 30mm, h: 6mm, size: 8pt, '
+    "rotate: 90}",
+    '- {id: half, kind: text, text: "Half", x: 25mm, y: 74mm, w: 20mm, h: 5mm, size: 8pt, '
+    "rotate: 180}",
+    *(
+        f'- {{id: r{i}, kind: {kind}, x: {x}mm, y: {y}mm, w: {w}mm, h: {h}mm, stroke: "#000000",'
+        f" stroke_width: 0.5pt}}"
+        for i, (kind, x, y, w, h) in enumerate(
+            [
+                ("rect", 3, 3, 54, 74),
+                ("rect", 2.96, 3, 54, 74),
+                ("rect", 3.1, 3.1, 53.8, 73.8),
+                ("ellipse", 10, 3.04, 40, 20),
+                ("rect", 30, 10, 27.02, 10),
+                ("rect", -1, 20, 10, 10),
+            ]
+        )
+    ),
+]
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_near_trim_shortcut_finds_what_measuring_finds(root, monkeypatch, turned):
+    from generator import session
+    from generator.render.boxes import fitness
+
+    name = f"shortcut{int(turned)}"
+    boxes = list(_SHORTCUT_BOXES)
+    if turned:  # the same boxes, each turned a quarter by its card
+        boxes = [b.replace("}", ", rotate: \"{{ turn }}\"}", 1) if "rotate" not in b else b
+                 for b in boxes]  # fmt: skip
+    make_game(
+        root,
+        name,
+        "\n".join(boxes) + "\n",
+        items="  - {id: one, data: {turn: 90}}\n  - {id: two, data: {turn: 0}}\n",
+    )
+    taken: list[bool] = []
+    clear = fitness.clear_of_trim
+
+    def spied(*args):
+        taken.append(clear(*args))
+        return taken[-1]
+
+    def found() -> list[tuple]:
+        with session.new():
+            return sorted(
+                (f.item or "", f.box or "", f.message)
+                for f in check_game(load_game(Project(root), name))
+                if f.code == "near-trim"
+            )
+
+    monkeypatch.setattr(fitness, "clear_of_trim", spied)
+    shortcut = found()
+    monkeypatch.setattr(fitness, "clear_of_trim", lambda *args: False)  # measure every box
+    measured = found()
+    assert shortcut == measured
+    assert any(taken) and not all(taken)  # the shortcut was taken, and refused
+    boxes_found = {box for _, box, _ in measured}
+    boxes_found = {box for _, box, _ in measured}
+    if turned:
+        assert boxes_found
+        return
+    # near the trim: the overflowing texts, the boxes at it, the turned texts; not the boxes
+    # clear of it, nor those whose text (padding) or outline (into the bleed) keeps clear
+    assert boxes_found == {"over", "tall", "t7", "t8", "r1", "r4", "turned", "half"}

@@ -9,7 +9,7 @@ import difflib
 from typing import TYPE_CHECKING
 
 from generator.errors import ContentError, Finding
-from generator.render.boxes.base import Placed, Rect, bounds, multiply
+from generator.render.boxes.base import IDENTITY, Placed, Rect, bounds, multiply
 from generator.units import MM, parse_length
 
 if TYPE_CHECKING:
@@ -17,6 +17,32 @@ if TYPE_CHECKING:
 
 THIN_RULE = 1.0 * MM  # a stroke this wide or thinner is a rule, not a band of colour
 _EPS = 0.05
+# How far a text that fits may set its lines past its box: textflow lets a line, or the block,
+# be 0.01 pt over its room. And a margin on top of it for the rounding of the sums.
+FIT_SLACK = 0.01
+_ROUNDING = 1e-6
+
+
+def clear_of_trim(renderer: FaceRenderer, placed: Placed, grow: float) -> bool:
+    """Whether the box's rectangle, grown by `grow` on every side, lies on the face at least the
+    safe margin inside the trim on every side; then so does anything drawn within it, and no
+    near-trim finding can come of it. Asked of nearly every box of every face, so worked out
+    once per box and frame (a walk's rectangles are shared by all the faces of a layout and size:
+    walk._geometry); a turned box (its own rectangle per face) is worked out each time."""
+    rect, frame, turned = placed.rect, placed.frame, placed.transform is not IDENTITY
+    key = ("clear of trim", id(rect), grow)
+    if not turned:
+        hit = renderer.compiled.get(key)
+        if hit is not None and hit[0] is rect and hit[1] == frame.to_face and hit[2] == frame.face:
+            return hit[3]
+    grown = Rect(rect.x - grow, rect.y - grow, rect.w + 2 * grow, rect.h + 2 * grow)
+    r = bounds(multiply(frame.to_face, placed.transform), grown)
+    w, h = frame.face
+    limit = renderer.content.game.check.safe_margin.points - _EPS + _ROUNDING
+    clear = min(r.x, r.y, w - r.x - r.w, h - r.y - r.h) >= limit
+    if not turned:  # the rectangle is kept with its answer: its id names no other meanwhile
+        renderer.compiled[key] = (rect, frame.to_face, frame.face, clear)
+    return clear
 
 
 def _on_face(placed: Placed, rect: Rect, frame_rect: bool) -> Rect:
@@ -87,6 +113,8 @@ def outline_near_trim(
     box = placed.box
     if not getattr(box, "stroke", None) or box.stroke_width.points > THIN_RULE:
         return []
+    if outline is None and clear_of_trim(renderer, placed, 0.0):
+        return []  # every side at least the safe margin inside the trim
     margin = renderer.content.game.check.safe_margin.points
     r = placed.on_face if outline is None else _on_face(placed, outline, False)
     face = placed.frame.face

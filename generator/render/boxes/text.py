@@ -409,7 +409,10 @@ def check(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
         )
     if ink is not None and fitted.text.strip():
         out += fitness.text_size(renderer, placed, fitted.size)
-        out += fitness.near_trim(renderer, placed, ink, "text")
+        # A text that fits sets its lines within its box (but textflow's slack): in a box clear
+        # of the trim, its lines are too. One that overflows is measured where it is set.
+        if fitted.overflow or not fitness.clear_of_trim(renderer, placed, fitness.FIT_SLACK):
+            out += fitness.near_trim(renderer, placed, ink, "text")
     return out
 
 
