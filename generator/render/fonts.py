@@ -163,7 +163,10 @@ class Chain:
         return any(f.covers(char) for f in self._in_order())
 
     def missing(self, text: str) -> str:
-        return "".join(c for c in self.primary.missing(text) if not self.covers(c))
+        lacking = self.primary.missing(text)
+        if not lacking:  # the primary face has them all: nearly every text
+            return ""
+        return "".join(c for c in lacking if not self.covers(c))
 
     def face_for(self, char: str) -> Face:
         return next((f for f in self._in_order() if f.covers(char)), self.primary)
@@ -197,7 +200,10 @@ class Chain:
             runs = self.runs(text)
             if len(runs) == 1 and runs[0][0] is self.primary:
                 self._whole.add(text)
-            w = widths[text] = sum(f.width(t, 1.0) for f, t in runs)
+            if len(runs) == 1:  # one face, the common case: its width, without a sum
+                w = widths[text] = runs[0][0].width(runs[0][1], 1.0)
+            else:
+                w = widths[text] = sum(f.width(t, 1.0) for f, t in runs)
         return w * size
 
     def line_runs(self, words: list[str]) -> list[tuple[Face, str]]:

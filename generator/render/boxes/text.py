@@ -383,7 +383,12 @@ def check(renderer: FaceRenderer, placed: Placed) -> list[Finding]:
                 "only when it is not followed by a tag name",
             )
         )
-    used = {s for line in fitted.lines for a in line.atoms for _, s in a.segments}
+    # the styles the text is set in: plain words are all regular (and have no atoms)
+    used = (
+        set()
+        if _plain_words(fitted)
+        else {s for line in fitted.lines for a in line.atoms for _, s in a.segments}
+    )
     missing = "".join(
         sorted({c for s in used or {"regular"} for c in faces[s].missing(fitted.text)})
     )
