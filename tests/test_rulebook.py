@@ -632,3 +632,36 @@ def test_a_last_page_holding_a_line_or_two_is_pulled_back():
     assert _pages_for(15)[2] == 2
     pages, fill, kept = _pages_for(20, then_on_a_new_page=1)  # a forced break: cannot help
     assert fill < rulebook.NEAR_EMPTY and kept == pages == 3
+
+
+def test_a_book_whose_parts_are_one_page_each_is_laid_out_once():
+    """The cover, the contents and rules that fit one page: the rules page is near empty, but
+    a page that opens a part of its own cannot be taken back, so no tighter layout is tried;
+    tried, they would keep every page."""
+    from weasyprint import HTML
+
+    html = (
+        "<html><head><style>@page { size: 100mm 100mm; margin: 10mm 10mm 20mm } "
+        "@page cover { margin: 12mm } section.cover { page: cover; break-after: page } "
+        "nav { page: front; break-after: page } "
+        "p { margin: 0; font-size: 10pt; line-height: 14pt }</style></head><body>"
+        '<section class="cover"><p>Mini</p></section><nav><p>1 Play</p></nav>'
+        "<p>Play a card.</p></body></html>"
+    )
+    made: list[str] = []
+
+    def lay_out(extra_css: str = ""):
+        made.append(extra_css)
+        return HTML(string=html.replace("</head>", f"<style>{extra_css}</style></head>")).render()
+
+    document = lay_out()
+    names = [p._page_box.page_type.name for p in document.pages]
+    assert names == ["cover", "front", ""] and rulebook.last_page_fill(document) < 0.2
+    assert rulebook._without_a_near_empty_last_page(lay_out, document) is document
+    assert made == [""]  # laid out once
+    # the tries, made anyway, keep the three pages
+    for bottom in rulebook.TIGHTER_BOTTOMS_MM:
+        assert len(lay_out(f"@page {{ margin-bottom: {bottom}mm }}").pages) == 3
+    # two pages of rules (of one name) are still tried, and pulled back when they can be
+    pages, _, kept = _pages_for(43)
+    assert (pages, kept) == (4, 3)

@@ -1035,11 +1035,23 @@ def _without_a_near_empty_last_page(lay_out, document):
     last page that holds only a line or two (a heading and one bullet, a version line)."""
     if len(document.pages) < 3 or last_page_fill(document) >= NEAR_EMPTY:
         return document
+    if _one_page_per_part(document):
+        return document
     for bottom in TIGHTER_BOTTOMS_MM:
         tighter = lay_out(f"@page {{ margin-bottom: {bottom}mm }}")
         if len(tighter.pages) < len(document.pages):
             return tighter
     return document
+
+
+def _one_page_per_part(document) -> bool:
+    """Whether every page is a part of the book on its own (the cover, the contents, the rules
+    on one page: each a named page of its own, which CSS starts on a new page): no margin can
+    then take a page off, since no part has fewer than one. A small book's rules on one page
+    are near empty, and its two tighter layouts were made for nothing."""
+    types = [page._page_box.page_type for page in document.pages]
+    names = [t.name for t in types]
+    return not any(t.blank for t in types) and len(set(names)) == len(names)
 
 
 def last_page_fill(document) -> float:
