@@ -396,8 +396,8 @@ def test_near_trim_shortcut_finds_what_measuring_finds(root, monkeypatch, turned
     name = f"shortcut{int(turned)}"
     boxes = list(_SHORTCUT_BOXES)
     if turned:  # the same boxes, each turned a quarter by its card
-        boxes = [b.replace("}", ", rotate: \"{{ turn }}\"}", 1) if "rotate" not in b else b
-                 for b in boxes]  # fmt: skip
+        turn = ', rotate: "{{ turn }}"}'
+        boxes = [b if "rotate" in b else b.replace("}", turn, 1) for b in boxes]
     make_game(
         root,
         name,
